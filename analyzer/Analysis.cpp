@@ -1,0 +1,74 @@
+//===- Analysis.cpp -------------------------------------------------------===//
+#include "Analysis.h"
+#include "engine/Engine.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclBase.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace distlint {
+
+namespace {
+/// Top-level declarations written in user code: the only places rules look.
+std::vector<Decl *> userTopLevelDecls(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> Result;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+      continue;
+    Result.push_back(D);
+  }
+  return Result;
+}
+
+class AnalysisConsumer : public ASTConsumer {
+public:
+  AnalysisConsumer(AnalysisOptions Opts, DiagnosticSink &Sink)
+      : Opts(std::move(Opts)), Sink(Sink) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    // A TU with hard errors still gets analyzed: the driver reports the
+    // errors, and rules only see what Clang could build.
+    analyzeAST(Ctx, Opts, Sink);
+  }
+
+private:
+  AnalysisOptions Opts;
+  DiagnosticSink &Sink;
+};
+} // namespace
+
+void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
+                DiagnosticSink &Sink) {
+  api::ApiIndex Api(Opts.User);
+  Engine TheEngine(Ctx, Api);
+
+  std::vector<std::unique_ptr<Rule>> Rules;
+  ast_matchers::MatchFinder Finder;
+  for (const RuleInfo &Info : allRules()) {
+    if (Opts.RuleEnabled && !Opts.RuleEnabled(Info.Id))
+      continue;
+    Rules.push_back(Info.Create());
+    Rules.back()->setContext(RuleContext{&TheEngine, &Sink});
+    Rules.back()->registerMatchers(Finder);
+  }
+  if (Rules.empty())
+    return;
+
+  std::vector<Decl *> Scope = userTopLevelDecls(Ctx);
+  std::vector<Decl *> OldScope = Ctx.getTraversalScope();
+  Ctx.setTraversalScope(Scope);
+  Finder.matchAST(Ctx);
+  Ctx.setTraversalScope(OldScope);
+  for (auto &R : Rules)
+    R->onEndOfTranslationUnit();
+}
+
+std::unique_ptr<ASTConsumer> makeAnalysisConsumer(AnalysisOptions Opts,
+                                                  DiagnosticSink &Sink) {
+  return std::make_unique<AnalysisConsumer>(std::move(Opts), Sink);
+}
+
+} // namespace distlint

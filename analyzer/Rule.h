@@ -1,0 +1,108 @@
+//===- Rule.h - Base class of distlint's rules ------------------*- C++ -*-===//
+//
+// Modelled on clang-tidy's ClangTidyCheck: a rule registers AST matchers once
+// and reports from check(). Rules do not re-derive facts about ranks or
+// collectives; they ask the shared Engine (engine/Engine.h).
+//
+// The same rule classes run inside the standalone `distlint` binary and inside
+// clang-tidy (libdistlint-tidy.so); DiagnosticSink hides which one it is.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Finding.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+class Engine;
+
+/// A finding still expressed in Clang source locations.
+struct RawNote {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+struct RawFinding {
+  std::string Rule;
+  clang::SourceLocation Loc;
+  std::string Message;
+  std::vector<RawNote> Notes;
+};
+
+/// Where rules send findings. The standalone driver converts them into
+/// Finding (applying NOLINT, system-header filtering and fingerprints); the
+/// clang-tidy plugin turns them into clang-tidy diagnostics.
+class DiagnosticSink {
+public:
+  virtual ~DiagnosticSink();
+  virtual void report(RawFinding F, const clang::SourceManager &SM) = 0;
+};
+
+/// Builder returned by Rule::diag(); the finding is emitted when it dies.
+class FindingBuilder {
+public:
+  FindingBuilder(DiagnosticSink &Sink, const clang::SourceManager &SM,
+                 RawFinding F)
+      : Sink(&Sink), SM(&SM), F(std::move(F)) {}
+  FindingBuilder(FindingBuilder &&Other) noexcept;
+  FindingBuilder(const FindingBuilder &) = delete;
+  ~FindingBuilder();
+  FindingBuilder &note(clang::SourceLocation Loc, std::string Message);
+
+private:
+  DiagnosticSink *Sink;
+  const clang::SourceManager *SM;
+  RawFinding F;
+};
+
+/// Everything a rule may use while a translation unit is analyzed.
+struct RuleContext {
+  Engine *TheEngine = nullptr;
+  DiagnosticSink *Sink = nullptr;
+};
+
+class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
+public:
+  explicit Rule(llvm::StringRef Id) : Id(Id.str()) {}
+  ~Rule() override;
+
+  llvm::StringRef id() const { return Id; }
+
+  /// Called once per translation unit before matching.
+  virtual void registerMatchers(clang::ast_matchers::MatchFinder &Finder) = 0;
+  virtual void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) = 0;
+  /// Called after all matches of a translation unit were delivered.
+  virtual void onEndOfTranslationUnit() {}
+
+  void setContext(RuleContext Ctx) { Context = Ctx; }
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
+    check(Result);
+  }
+
+protected:
+  Engine &engine() const { return *Context.TheEngine; }
+  FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
+                      const clang::SourceManager &SM);
+
+private:
+  std::string Id;
+  RuleContext Context;
+};
+
+struct RuleInfo {
+  const char *Id;
+  const char *Summary; ///< One line, used by --list-rules and SARIF.
+  std::unique_ptr<Rule> (*Create)();
+};
+
+/// All rules distlint knows, in a fixed order (rules/AllRules.cpp).
+const std::vector<RuleInfo> &allRules();
+
+} // namespace distlint

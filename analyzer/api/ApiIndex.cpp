@@ -1,0 +1,173 @@
+//===- ApiIndex.cpp - Matching declarations against the API tables --------===//
+#include "ApiTable.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace distlint {
+namespace api {
+
+std::string qualifiedName(const NamedDecl *D) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(D->getASTContext().getLangOpts());
+  Policy.SuppressInlineNamespace = true;
+  Policy.SuppressUnwrittenScope = true;
+  Policy.AnonymousTagLocations = false;
+  D->printQualifiedName(OS, Policy);
+  return OS.str();
+}
+
+ApiIndex::ApiIndex(const UserApi &User) {
+  for (auto Table : {c10dTable(), ncclTable(), mpiTable(), cudaTable(),
+                     torchTable(), stdTable()})
+    for (const ApiEntry &Row : Table)
+      addRow(Row);
+  // User rows keep their names alive in UserNames; reserve first so the
+  // c_str() pointers stay valid.
+  UserNames.reserve(User.RankSources.size() + User.CollectiveWrappers.size() +
+                    User.WorldSizeSources.size());
+  UserRows.reserve(UserNames.capacity());
+  auto AddUser = [&](const std::string &Name, Role R) {
+    UserNames.push_back(Name);
+    UserRows.push_back(ApiEntry{Family::User, R, UserNames.back().c_str(), {},
+                                "declared in config"});
+  };
+  for (const std::string &N : User.RankSources)
+    AddUser(N, Role::RankSource);
+  for (const std::string &N : User.CollectiveWrappers)
+    AddUser(N, Role::Collective);
+  for (const std::string &N : User.WorldSizeSources)
+    AddUser(N, Role::WorldSizeSource);
+  for (const ApiEntry &Row : UserRows)
+    addRow(Row);
+}
+
+void ApiIndex::addRow(const ApiEntry &Row) {
+  llvm::StringRef Name(Row.Name);
+  Name.consume_front("::");
+  ByName[Name].push_back(&Row);
+}
+
+std::vector<const ApiEntry *> ApiIndex::byName(llvm::StringRef Name) const {
+  Name.consume_front("::");
+  auto It = ByName.find(Name);
+  if (It == ByName.end())
+    return {};
+  return It->second;
+}
+
+std::vector<const ApiEntry *> ApiIndex::byRole(Role R) const {
+  std::vector<const ApiEntry *> Out;
+  for (const auto &KV : ByName)
+    for (const ApiEntry *E : KV.second)
+      if (E->TheRole == R)
+        Out.push_back(E);
+  return Out;
+}
+
+/// Collects the record and its bases (transitively), most derived first.
+static void collectBases(const CXXRecordDecl *RD,
+                         llvm::SmallVectorImpl<const CXXRecordDecl *> &Out) {
+  if (!RD)
+    return;
+  RD = RD->getDefinition() ? RD->getDefinition() : RD;
+  if (llvm::is_contained(Out, RD))
+    return;
+  Out.push_back(RD);
+  if (!RD->hasDefinition())
+    return;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const auto *BR = B.getType()->getAsCXXRecordDecl())
+      collectBases(BR, Out);
+}
+
+llvm::ArrayRef<const ApiEntry *>
+ApiIndex::lookup(const FunctionDecl *FD) const {
+  if (!FD)
+    return {};
+  FD = FD->getCanonicalDecl();
+  auto Cached = FunctionCache.find(FD);
+  if (Cached != FunctionCache.end())
+    return Cached->second;
+
+  std::vector<const ApiEntry *> Rows;
+  auto AddAll = [&](llvm::StringRef Name) {
+    auto It = ByName.find(Name);
+    if (It != ByName.end())
+      for (const ApiEntry *E : It->second)
+        if (!llvm::is_contained(Rows, E))
+          Rows.push_back(E);
+  };
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  const FunctionDecl *Named = Pattern ? Pattern : FD;
+  AddAll(qualifiedName(Named));
+
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Named)) {
+    // The method as declared in any base class: inherited calls, user
+    // overrides and subclasses all reach the row of the API class.
+    llvm::SmallVector<const CXXRecordDecl *, 8> Classes;
+    collectBases(MD->getParent(), Classes);
+    std::string Method = MD->getNameAsString();
+    if (!Method.empty())
+      for (const CXXRecordDecl *RD : Classes)
+        AddAll(qualifiedName(RD) + "::" + Method);
+    llvm::SmallVector<const CXXMethodDecl *, 4> Work(
+        MD->overridden_methods().begin(), MD->overridden_methods().end());
+    while (!Work.empty()) {
+      const CXXMethodDecl *O = Work.pop_back_val();
+      AddAll(qualifiedName(O));
+      Work.append(O->overridden_methods().begin(),
+                  O->overridden_methods().end());
+    }
+  }
+  return FunctionCache[FD] = std::move(Rows);
+}
+
+const ApiEntry *ApiIndex::find(const FunctionDecl *FD, Role R) const {
+  for (const ApiEntry *E : lookup(FD))
+    if (E->TheRole == R)
+      return E;
+  return nullptr;
+}
+
+const ApiEntry *ApiIndex::findType(const CXXRecordDecl *RD, Role R) const {
+  llvm::SmallVector<const CXXRecordDecl *, 8> Classes;
+  collectBases(RD, Classes);
+  for (const CXXRecordDecl *C : Classes) {
+    const CXXRecordDecl *Named = C;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(C))
+      Named = Spec->getSpecializedTemplate()->getTemplatedDecl();
+    auto It = ByName.find(qualifiedName(Named));
+    if (It == ByName.end())
+      continue;
+    for (const ApiEntry *E : It->second)
+      if (E->TheRole == R)
+        return E;
+  }
+  return nullptr;
+}
+
+const char *roleName(Role R) {
+  switch (R) {
+#define ROLE(X)                                                                \
+  case Role::X:                                                                \
+    return #X;
+    ROLE(Collective) ROLE(PointToPoint) ROLE(RankSource) ROLE(WorldSizeSource)
+    ROLE(LocalDataSource) ROLE(TensorRead) ROLE(EnvRead) ROLE(EnvWrite)
+    ROLE(Parse) ROLE(CommSplit) ROLE(CommInit) ROLE(AsyncErrorCheck)
+    ROLE(DeviceSync) ROLE(StreamSync) ROLE(EventSync) ROLE(ImplicitSync)
+    ROLE(HostWaitOnDevice) ROLE(TrainingStep) ROLE(FailStop) ROLE(TimeoutKnob)
+    ROLE(ProcessGroupType) ROLE(StoreType) ROLE(SamplerType)
+    ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue)
+#undef ROLE
+  }
+  return "?";
+}
+
+} // namespace api
+} // namespace distlint

@@ -1,0 +1,150 @@
+//===- Engine.h - The analysis every rule shares ----------------*- C++ -*-===//
+//
+// One Engine per translation unit. It answers the questions rules ask:
+//   - does this call issue a collective (directly or through user code)?
+//   - is this value / branch the same on every rank?
+//   - what collective sequence does this region issue?
+//   - is this loop a training loop, is this statement periodic?
+// Everything is computed lazily and cached: per-function CFG facts
+// (FunctionFacts), per-function summaries bottom-up over the call graph
+// (FunctionSummary), and a forward rank-uniformity data-flow (Uniformity.h).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "api/ApiTable.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+class FunctionFacts;   // CFG, post-dominators, control dependence (CFGFacts.h)
+class UniformityState; // data-flow results of one function (Uniformity.h)
+
+/// Why a value may differ between ranks.
+enum class VaryKind : uint8_t {
+  Rank,      ///< Derived from the rank id.
+  LocalData, ///< Rank-local data: tensor values, clocks, random, files.
+};
+
+/// Where a varying value comes from, for "note: rank comes from here".
+struct VaryOrigin {
+  VaryKind Kind = VaryKind::Rank;
+  clang::SourceLocation Loc;
+  std::string What; ///< e.g. "rank", "local tensor value", "local clock".
+};
+
+/// Answer to "is this value the same on every rank?".
+struct UniformityAnswer {
+  bool Uniform = true;
+  std::optional<VaryOrigin> Origin; ///< Set when !Uniform.
+};
+
+/// One collective (or call that issues collectives) as issued at a site.
+struct CollectiveSite {
+  const clang::CallExpr *Call = nullptr;
+  const api::ApiEntry *Entry = nullptr;   ///< Set for a direct API call.
+  const clang::FunctionDecl *Callee = nullptr; ///< Set for a user function.
+  /// For calls of user functions: the API collective inside it (transitively).
+  const clang::CallExpr *InnerCollective = nullptr;
+};
+
+/// Per-function facts computed once and reused by every rule.
+struct FunctionSummary {
+  bool IssuesCollective = false;
+  /// The first API collective reached (transitively), for notes.
+  const clang::CallExpr *FirstCollective = nullptr;
+  /// Canonical collective sequence of the whole body, for comparing arms.
+  std::string Sequence;
+  /// Return value varies across ranks even with uniform arguments.
+  std::optional<VaryOrigin> ReturnVaries;
+  /// Parameters whose value flows into the return value.
+  llvm::SmallVector<unsigned, 4> ParamsToReturn;
+  /// Pointer/reference parameters written with a rank-varying value.
+  llvm::SmallVector<std::pair<unsigned, VaryOrigin>, 2> VaryingOutParams;
+  /// Never returns normally (exit/abort/MPI_Abort on every path).
+  bool NoReturn = false;
+  /// Training-step reachability: backward, optimizer step, forward, collective.
+  bool ReachesTrainingStep = false;
+};
+
+class Engine {
+public:
+  Engine(clang::ASTContext &Ctx, const api::ApiIndex &Api);
+  ~Engine();
+
+  clang::ASTContext &context() const { return Ctx; }
+  const api::ApiIndex &api() const { return Api; }
+
+  /// User code: not a system header and not a file outside the project
+  /// (e.g. -isystem third-party code). Rules never report elsewhere.
+  bool isUserCode(clang::SourceLocation Loc) const;
+  bool isUserCode(const clang::Decl *D) const;
+
+  //--- Calls -------------------------------------------------------------
+  /// The function a call runs: direct callee, lambda operator(),
+  /// std::function variables bound to a lambda, virtual calls whose
+  /// dynamic type is known.
+  const clang::FunctionDecl *resolveCallee(const clang::CallExpr *Call);
+  /// Row of role R for this call's callee, or null.
+  const api::ApiEntry *apiRole(const clang::CallExpr *Call, api::Role R);
+  /// Does this call issue a collective, directly or through user code?
+  std::optional<CollectiveSite> collectiveAt(const clang::CallExpr *Call);
+  bool issuesCollective(const clang::CallExpr *Call) {
+    return collectiveAt(Call).has_value();
+  }
+  /// Does any call inside S (transitively) have role R? Used for
+  /// "loop body reaches a backward pass / optimizer step / collective".
+  bool reaches(const clang::Stmt *S, api::Role R);
+  /// Same for a whole function, through its calls.
+  bool functionReaches(const clang::FunctionDecl *FD, api::Role R);
+
+  const FunctionSummary &summary(const clang::FunctionDecl *FD);
+
+  //--- Uniformity --------------------------------------------------------
+  /// Is E (evaluated where it stands in its function) the same on all ranks?
+  UniformityAnswer uniformity(const clang::Expr *E);
+  /// Is the branch of this terminator (if/while/for/switch/?:/&&/||)
+  /// taken the same way on all ranks?
+  UniformityAnswer branchUniformity(const clang::Stmt *Terminator);
+
+  //--- Control flow ------------------------------------------------------
+  /// Enclosing function of a statement (null for global initializers).
+  const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S);
+  FunctionFacts *facts(const clang::FunctionDecl *FD);
+  /// Terminators (branch statements) that S is control-dependent on,
+  /// innermost first.
+  std::vector<const clang::Stmt *> controllingBranches(const clang::Stmt *S);
+  /// Innermost loop statement (for/while/do/range-for) enclosing S in its
+  /// function, or null.
+  const clang::Stmt *enclosingLoop(const clang::Stmt *S);
+  /// A loop whose body reaches backward / optimizer step / forward /
+  /// collective, directly or through calls.
+  bool isTrainingLoop(const clang::Stmt *Loop);
+  /// S runs only on some iterations: guarded by `step % N == 0`-style
+  /// conditions (or a counter compared to a stride) inside Loop.
+  bool isPeriodicallyGuarded(const clang::Stmt *S, const clang::Stmt *Loop);
+
+  /// Parent map helper.
+  const clang::Stmt *parentStmt(const clang::Stmt *S);
+
+private:
+  friend class UniformityAnalysis;
+  friend class SummaryBuilder;
+  clang::ASTContext &Ctx;
+  const api::ApiIndex &Api;
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace distlint
