@@ -33,8 +33,6 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
     return CollectiveSite{Call, E, nullptr, Call};
   return std::nullopt;
 }
-bool Engine::reaches(const Stmt *, api::Role) { return false; }
-bool Engine::functionReaches(const FunctionDecl *, api::Role) { return false; }
 const FunctionSummary &Engine::summary(const FunctionDecl *FD) {
   return P->Summaries[FD];
 }
@@ -45,9 +43,6 @@ FunctionFacts *Engine::facts(const FunctionDecl *) { return nullptr; }
 std::vector<const Stmt *> Engine::controllingBranches(const Stmt *) {
   return {};
 }
-const Stmt *Engine::enclosingLoop(const Stmt *) { return nullptr; }
-bool Engine::isTrainingLoop(const Stmt *) { return false; }
-bool Engine::isPeriodicallyGuarded(const Stmt *, const Stmt *) { return false; }
 const Stmt *Engine::parentStmt(const Stmt *) { return nullptr; }
 
 } // namespace distlint
