@@ -1,0 +1,119 @@
+//===- Runner.h - Analyze files the way the `distlint` CLI does -*- C++ -*-===//
+//
+// The reusable half of the driver. The CLI (Main.cpp), the language server
+// (analyzer/lsp/) and the pre-commit glue all call analyzeFiles(), so they
+// agree on compilation-database lookup, flag clean-up, config files, rule
+// selection, NOLINT suppressions, baselines and filters.
+//
+// Steps kept separate so a later version can share one parsed preamble
+// between translation units: compile commands are resolved first
+// (resolveCompileCommands), each TU is then parsed and analyzed on its own
+// (one clang::tooling::ClangTool per TU, in a thread pool), and filtering /
+// output happen on plain Finding data afterwards.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Finding.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+/// Options of one analysis run. Every field has the CLI's default.
+struct DriverOptions {
+  //--- Finding compile commands ------------------------------------------
+  /// -p: directory holding compile_commands.json (it and its parents are
+  /// searched). Empty: search upward from each source file, then build*/
+  /// directories of the current directory.
+  std::string BuildPath;
+  /// Flags after `--` (clang-tidy's fixed compilation database). When
+  /// UseFixedFlags is set, no compile_commands.json is looked up at all.
+  bool UseFixedFlags = false;
+  std::vector<std::string> FixedFlags;
+  /// --extra-arg / --extra-arg-before: appended / prepended to every command.
+  std::vector<std::string> ExtraArgs;
+  std::vector<std::string> ExtraArgsBefore;
+  /// --resource-dir; empty = found next to the binary, then the build-time
+  /// DISTLINT_CLANG_RESOURCE_DIR, then /usr/lib/llvm-19/lib/clang/19.
+  std::string ResourceDir;
+
+  //--- What to report ----------------------------------------------------
+  /// --rules: comma-separated globs applied after the config files' `rules`
+  /// (e.g. "-*,distlint-missing-timeout"). Empty = config / all rules.
+  std::string RuleGlobs;
+  /// --config: one config file used for every source instead of the
+  /// per-directory .distlint.yaml files (see analyzer/report/Config.h).
+  std::string ConfigFile;
+  /// Root for repo-relative paths (fingerprints, SARIF uri, baseline).
+  /// Empty = the git top-level of the current directory, else the cwd.
+  std::string ProjectRoot;
+
+  //--- Filters applied after analysis (in this order) ---------------------
+  /// --line-filter: clang-tidy's JSON syntax
+  /// ([{"name":"file.cpp","lines":[[1,3],[5,5]]}]). Empty = no filter.
+  std::string LineFilter;
+  /// --diff: keep findings on lines changed since this git revision.
+  std::string DiffRevision;
+  /// --baseline: drop findings whose fingerprint is in this file.
+  std::string BaselineFile;
+
+  //--- Execution ---------------------------------------------------------
+  /// -j: translation units analyzed in parallel; 0 = number of cores.
+  /// The result does not depend on it.
+  unsigned Jobs = 0;
+  /// Unsaved file contents (absolute path -> text), e.g. from an editor.
+  std::map<std::string, std::string> Overlays;
+  /// Called after each TU finishes (from worker threads, serialized):
+  /// Done in [1, Total], File = the TU's main file.
+  std::function<void(unsigned Done, unsigned Total, const std::string &File)>
+      Progress;
+};
+
+/// A resolved compile command for one source file.
+struct CompileJob {
+  std::string File;      ///< Absolute, normalized main file.
+  std::string Directory; ///< Working directory of the command.
+  std::vector<std::string> Args; ///< argv, compiler first, after clean-up.
+};
+
+/// Files of the compilation database found from Opts.BuildPath (or the
+/// current directory's build*/ dirs), for --all. Returns false and sets
+/// Error to one line if no usable database is found.
+bool allDatabaseFiles(const DriverOptions &Opts, std::vector<std::string> &Out,
+                      std::string &Error);
+
+/// Finds and cleans the compile command of every file (GCC-only flags
+/// removed, resource dir and extra args injected). Files without a command
+/// go to Result.Errors; tool errors (malformed database, unreadable config)
+/// go to Fatal as one line each.
+std::vector<CompileJob>
+resolveCompileCommands(const std::vector<std::string> &Files,
+                       const DriverOptions &Opts,
+                       std::vector<FileError> &FileErrors,
+                       std::vector<std::string> &Fatal);
+
+/// The whole pipeline: resolve commands, parse and analyze each TU (in
+/// parallel), convert findings (NOLINT, system headers, fingerprints,
+/// per-rule severities), then apply line filter, --diff and baseline.
+/// Findings come back sorted and deduplicated; FileErrors (TUs that failed
+/// to parse, files without a command) are in the result's Errors. Tool errors
+/// (bad option values, malformed compile database or config, bad baseline)
+/// are appended to *Errors as one line each; if any is present the caller
+/// must exit with status 2. Thread-safe: may be called concurrently.
+AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
+                            const DriverOptions &Opts,
+                            std::vector<std::string> *Errors);
+
+/// The Clang resource directory analyzeFiles injects (for tests, --version).
+std::string findResourceDir(const DriverOptions &Opts);
+
+/// Language server on stdin/stdout; implemented in analyzer/lsp/ by the
+/// integrations code. Base supplies -p, --config, --rules etc. from the
+/// command line. Returns the process exit status.
+int runLspServer(const DriverOptions &Base);
+
+} // namespace distlint

@@ -1,0 +1,42 @@
+//===- Output.h - Text, JSON and SARIF writers ------------------*- C++ -*-===//
+//
+// All writers take an already sorted AnalysisResult (sortAndDedupe), so the
+// bytes written do not depend on how many threads produced it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Finding.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace distlint {
+
+enum class OutputFormat { Text, Json, Sarif };
+/// "text" / "json" / "sarif"; false on anything else.
+bool parseOutputFormat(const std::string &Text, OutputFormat &Out);
+
+struct OutputOptions {
+  /// Paths in JSON/SARIF and baselines are made relative to this (SARIF
+  /// uses it as %SRCROOT%); text output prints the absolute paths.
+  std::string ProjectRoot;
+  /// ANSI colors in text output (only when writing to a terminal).
+  bool Color = false;
+  std::string ToolVersion;
+};
+
+/// `path:line:col: warning: message [rule]` then `path:line:col: note: ...`;
+/// file errors as `path: error: message`.
+void writeText(const AnalysisResult &R, const OutputOptions &O,
+               llvm::raw_ostream &OS);
+/// {"tool":{...},"findings":[...],"errors":[...]}; file paths absolute.
+void writeJson(const AnalysisResult &R, const OutputOptions &O,
+               llvm::raw_ostream &OS);
+/// SARIF 2.1.0 accepted by GitHub code scanning.
+void writeSarif(const AnalysisResult &R, const OutputOptions &O,
+                llvm::raw_ostream &OS);
+void writeResult(OutputFormat F, const AnalysisResult &R,
+                 const OutputOptions &O, llvm::raw_ostream &OS);
+
+} // namespace distlint
