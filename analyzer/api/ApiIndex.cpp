@@ -153,6 +153,16 @@ const ApiEntry *ApiIndex::findType(const CXXRecordDecl *RD, Role R) const {
   return nullptr;
 }
 
+const ApiEntry *envVariable(llvm::StringRef Name, Role R) {
+  std::string Key = ("env:" + Name).str();
+  for (auto Table : {c10dTable(), ncclTable(), mpiTable(), cudaTable(),
+                     torchTable(), stdTable()})
+    for (const ApiEntry &Row : Table)
+      if (Row.TheRole == R && Key == Row.Name)
+        return &Row;
+  return nullptr;
+}
+
 const char *roleName(Role R) {
   switch (R) {
 #define ROLE(X)                                                                \
@@ -164,7 +174,7 @@ const char *roleName(Role R) {
     ROLE(DeviceSync) ROLE(StreamSync) ROLE(EventSync) ROLE(ImplicitSync)
     ROLE(HostWaitOnDevice) ROLE(TrainingStep) ROLE(FailStop) ROLE(TimeoutKnob)
     ROLE(ProcessGroupType) ROLE(StoreType) ROLE(SamplerType)
-    ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue)
+    ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery)
 #undef ROLE
   }
   return "?";

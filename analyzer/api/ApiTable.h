@@ -59,6 +59,7 @@ enum class Role : uint8_t {
   SetEpoch,        ///< sampler.set_epoch().
   DeviceSelect,    ///< Chooses a device (torch::Device, kCUDA, cudaSetDevice).
   UniformValue,    ///< Returns the same value on every rank.
+  ShapeQuery,      ///< size()/numel()/begin(): reads a container's shape, not its contents.
 };
 
 const char *roleName(Role R);
@@ -129,6 +130,10 @@ private:
       FunctionCache;
   void addRow(const ApiEntry &Row);
 };
+
+/// The row for an environment variable (rows named "env:NAME") with role R
+/// (RankSource or WorldSizeSource), or null. Defined in ApiIndex.cpp.
+const ApiEntry *envVariable(llvm::StringRef Name, Role R);
 
 /// Qualified name without inline namespaces or template arguments.
 std::string qualifiedName(const clang::NamedDecl *D);
