@@ -138,12 +138,58 @@ public:
   /// Parent map helper.
   const clang::Stmt *parentStmt(const clang::Stmt *S);
 
+  //--- Divergence (rank-divergent-collective and friends) ----------------
+  /// User-code functions with bodies in this TU (incl. lambdas, methods).
+  const std::vector<const clang::FunctionDecl *> &userFunctions();
+  /// Calls in FD that issue a collective (directly or through user code),
+  /// excluding collectives on sub-communicators.
+  std::vector<CollectiveSite> collectiveSites(const clang::FunctionDecl *FD);
+  /// Why not every rank reaches this collective call, if that can happen.
+  struct Divergence {
+    const clang::Stmt *Branch = nullptr;    ///< Terminator that diverges.
+    const clang::Expr *Condition = nullptr; ///< Its condition, if any.
+    bool IsLoop = false;                    ///< Trip count differs.
+    VaryOrigin Origin;                      ///< Where the difference starts.
+    /// Set when the divergent value reaches FD as an argument: the call
+    /// that passed it.
+    const clang::CallExpr *PassedAt = nullptr;
+  };
+  std::optional<Divergence> divergenceAt(const clang::CallExpr *Collective);
+  /// Arguments of a direct API collective that must agree across ranks but
+  /// don't: pairs of (role name, argument expression, origin).
+  struct ArgumentMismatch {
+    const char *Role;
+    const clang::Expr *Arg;
+    VaryOrigin Origin;
+  };
+  std::vector<ArgumentMismatch>
+  mismatchedArguments(const clang::CallExpr *Collective);
+  /// Canonical collective sequence from a statement's block to the end of
+  /// the function (used to compare branch arms).
+  std::string sequenceOf(const clang::FunctionDecl *FD);
+
+  /// Token of a call in collective sequences ("" when it issues none).
+  std::string collectiveToken(const clang::CallExpr *Call);
+  /// A direct collective on a communicator built by a split / new_group.
+  bool isOnSubCommunicator(const clang::CallExpr *Call);
+
+  struct Impl;
+
 private:
   friend class UniformityAnalysis;
+  friend class SequenceBuilder;
+  void fillCollectiveFacts(const clang::FunctionDecl *FD);
+  bool armsDiffer(const clang::FunctionDecl *FD, const clang::CFGBlock *Branch);
+  std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
+  std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
+  paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth);
+  bool CallSitesBuilt = false;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<const clang::CallExpr *>>
+      CallSites;
   friend class SummaryBuilder;
   clang::ASTContext &Ctx;
   const api::ApiIndex &Api;
-  struct Impl;
   std::unique_ptr<Impl> P;
 };
 

@@ -1,0 +1,123 @@
+//===- Taint.h - Abstract values of the rank-uniformity data-flow -*- C++ -*-===//
+//
+// A value is either the same on every rank or may differ (Vary). Values
+// that depend on a function's parameters carry a parameter mask so callers
+// can substitute their arguments (function summaries). Integers also carry
+// an interval whose bounds are linear in the world size W (W >= 1), so that
+// `rank < size` or `rank >= 0` are known to hold on every rank.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Engine.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace distlint {
+
+/// a * W + c, with W the world size.
+struct LinearBound {
+  int64_t W = 0;
+  int64_t C = 0;
+  bool operator==(const LinearBound &O) const { return W == O.W && C == O.C; }
+};
+
+struct IntRange {
+  LinearBound Lo, Hi;
+  bool operator==(const IntRange &O) const { return Lo == O.Lo && Hi == O.Hi; }
+};
+
+/// true when L - R < 0 for every W >= 1.
+inline bool alwaysNegative(LinearBound D) {
+  return D.W <= 0 && D.W + D.C < 0;
+}
+inline LinearBound sub(LinearBound A, LinearBound B) {
+  return {A.W - B.W, A.C - B.C};
+}
+
+struct Taint {
+  bool Vary = false;
+  VaryOrigin Origin; ///< Meaningful when Vary.
+  uint64_t Params = 0; ///< Bit i: depends on parameter i.
+  /// Tensor / buffer contents proven equal on all ranks (after a collective).
+  bool UniformContent = false;
+  /// When Vary: only the elements differ, not the length (a vector filled
+  /// with local values). Shape queries (size(), numel()) stay uniform.
+  bool ContentOnly = false;
+  std::optional<IntRange> Range;
+
+  static Taint varying(VaryKind K, clang::SourceLocation Loc,
+                       std::string What) {
+    Taint T;
+    T.Vary = true;
+    T.Origin = VaryOrigin{K, Loc, std::move(What)};
+    return T;
+  }
+  static Taint constant(int64_t V) {
+    Taint T;
+    T.Range = IntRange{{0, V}, {0, V}};
+    return T;
+  }
+
+  bool depends() const { return Vary || Params; }
+
+  /// Least upper bound: may-vary, must-be-uniform-content, range hull.
+  void join(const Taint &O) {
+    if (Vary && O.Vary)
+      ContentOnly = ContentOnly && O.ContentOnly;
+    else if (O.Vary)
+      ContentOnly = O.ContentOnly;
+    if (!Vary && O.Vary) {
+      Vary = true;
+      Origin = O.Origin;
+    }
+    Params |= O.Params;
+    UniformContent = UniformContent && O.UniformContent;
+    if (Range && O.Range) {
+      // Hull: keep a bound only if one dominates the other for all W.
+      auto Min = [](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
+        if (A == B || (A.W <= B.W && A.C <= B.C))
+          return A;
+        if (B.W <= A.W && B.C <= A.C)
+          return B;
+        return std::nullopt;
+      };
+      auto Max = [](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
+        if (A == B || (A.W >= B.W && A.C >= B.C))
+          return A;
+        if (B.W >= A.W && B.C >= A.C)
+          return B;
+        return std::nullopt;
+      };
+      auto Lo = Min(Range->Lo, O.Range->Lo);
+      auto Hi = Max(Range->Hi, O.Range->Hi);
+      if (Lo && Hi)
+        Range = IntRange{*Lo, *Hi};
+      else
+        Range.reset();
+    } else {
+      Range.reset();
+    }
+  }
+  /// Adds control dependence on a (possibly varying) branch: the value
+  /// assigned under it differs when the branch does.
+  void addControl(const Taint &Ctl) {
+    if (Ctl.Vary)
+      ContentOnly = false;
+    if (!Vary && Ctl.Vary) {
+      Vary = true;
+      Origin = Ctl.Origin;
+    }
+    Params |= Ctl.Params;
+    if (Ctl.depends())
+      Range.reset();
+  }
+  bool sameAs(const Taint &O) const {
+    return Vary == O.Vary && Params == O.Params &&
+           ContentOnly == O.ContentOnly &&
+           UniformContent == O.UniformContent && Range == O.Range;
+  }
+};
+
+} // namespace distlint
