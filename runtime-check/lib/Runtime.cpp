@@ -1,0 +1,772 @@
+//===- Runtime.cpp - Per-process state of the preload library --------------===//
+#include "Runtime.h"
+#include "DriverApi.h"
+#include "Support.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace distlint {
+namespace rt {
+
+DLRT_TLS int HookDepth;
+std::atomic<TraceWriter *> CurrentTrace{nullptr};
+
+namespace {
+
+int envInt(const char *Name, int Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  char *End = nullptr;
+  long N = std::strtol(V, &End, 10);
+  return (End && *End == 0) ? int(N) : Default;
+}
+
+/// The first of Names that is set, as an int.
+int firstEnvInt(std::initializer_list<const char *> Names, int Default) {
+  for (const char *N : Names) {
+    int V = envInt(N, INT32_MIN);
+    if (V != INT32_MIN)
+      return V;
+  }
+  return Default;
+}
+
+Config readConfig() {
+  Config C;
+  if (const char *D = std::getenv("DISTLINT_RT_DIR"); D && *D)
+    C.Dir = D;
+  if (const char *T = std::getenv("DISTLINT_RT_TIMEOUT"); T && *T) {
+    double Seconds = std::strtod(T, nullptr);
+    if (Seconds > 0)
+      C.TimeoutNs = uint64_t(Seconds * 1e9);
+  }
+  if (const char *A = std::getenv("DISTLINT_RT_ABORT"))
+    C.AbortOnHang = std::strcmp(A, "1") == 0;
+  if (const char *D = std::getenv("DISTLINT_RT_DISABLE"))
+    C.Disabled = std::strcmp(D, "1") == 0;
+  int Records = envInt("DISTLINT_RT_RECORDS", 65536);
+  C.Records = Records >= 64 ? uint32_t(Records) : 64;
+  // Launchers' conventions: torchrun / distlint-rt, Open MPI, PMIx, MPICH
+  // (PMI), Slurm.
+  C.EnvRank = firstEnvInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                           "SLURM_PROCID"},
+                          -1);
+  C.EnvWorldSize = firstEnvInt({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                "SLURM_NTASKS"},
+                               0);
+  C.EnvLocalRank = firstEnvInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
+                                "MPI_LOCALRANKID", "SLURM_LOCALID"},
+                               -1);
+  return C;
+}
+
+std::atomic<int> KnownRank{-2}; // -2: not yet read from the environment.
+
+} // namespace
+
+const Config &config() {
+  static const Config C = readConfig();
+  return C;
+}
+
+void logLine(const char *Format, ...) {
+  char Buf[1024];
+  int N = std::snprintf(Buf, sizeof(Buf), "distlint-rt: ");
+  va_list Args;
+  va_start(Args, Format);
+  int M = std::vsnprintf(Buf + N, sizeof(Buf) - N - 1, Format, Args);
+  va_end(Args);
+  size_t Len = size_t(N) + (M < 0 ? 0 : std::min<size_t>(M, sizeof(Buf) - N - 2));
+  Buf[Len++] = '\n';
+  ssize_t Ignored = write(2, Buf, Len);
+  (void)Ignored;
+}
+
+int globalRank() {
+  int R = KnownRank.load(std::memory_order_relaxed);
+  if (R == -2) {
+    R = config().EnvRank;
+    int Unset = -2;
+    KnownRank.compare_exchange_strong(Unset, R);
+  }
+  return R;
+}
+
+// ---- Pending operations ---------------------------------------------------------------
+
+namespace {
+
+enum PendingState : uint32_t {
+  PendingFree = 0,
+  PendingClaimed, ///< Being filled by the owning thread.
+  PendingInCall,  ///< Inside the real call (host may block there).
+  PendingAwaitEvent, ///< Returned; GPU completion observed through Event.
+  PendingAwaitGroup, ///< Returned inside a group that has not ended yet.
+  PendingInspecting, ///< The watchdog is looking at it.
+};
+
+constexpr unsigned kPendingEntries = 4096;
+constexpr uint64_t kNoSlot = ~uint64_t(0);
+
+struct PendingEntry {
+  std::atomic<uint32_t> State;
+  std::atomic<uint32_t> Reported;
+  uint64_t Slot;
+  uint64_t StartNs;
+  CommState *Comm;
+  OpCode Op;
+  PackedFrame Site;
+  void *Event;
+  void *EventCtx;
+  void *Stream;
+};
+
+PendingEntry Pending[kPendingEntries];
+std::atomic<uint32_t> PendingHighWater{0};
+DLRT_TLS uint32_t PendingHint;
+
+int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm, OpCode Op,
+                     PackedFrame Site) {
+  uint32_t Start = PendingHint;
+  for (uint32_t I = 0; I < kPendingEntries; ++I) {
+    uint32_t Index = (Start + I) & (kPendingEntries - 1);
+    PendingEntry &E = Pending[Index];
+    uint32_t Expected = PendingFree;
+    if (E.State.load(std::memory_order_relaxed) != PendingFree ||
+        !E.State.compare_exchange_strong(Expected, PendingClaimed,
+                                         std::memory_order_acquire))
+      continue;
+    E.Slot = Slot;
+    E.StartNs = StartNs;
+    E.Comm = Comm;
+    E.Op = Op;
+    E.Site = Site;
+    E.Reported.store(0, std::memory_order_relaxed);
+    uint32_t High = PendingHighWater.load(std::memory_order_relaxed);
+    while (High < Index + 1 &&
+           !PendingHighWater.compare_exchange_weak(High, Index + 1)) {
+    }
+    E.State.store(PendingInCall, std::memory_order_release);
+    PendingHint = Index + 1;
+    return int32_t(Index);
+  }
+  if (TraceWriter *T = traceIfOpen())
+    T->header().UntrackedOps.fetch_add(1, std::memory_order_relaxed);
+  return -1;
+}
+
+/// Moves an entry the owning thread holds from From to To, waiting out a
+/// concurrent inspection by the watchdog.
+void transition(PendingEntry &E, uint32_t From, uint32_t To) {
+  for (;;) {
+    uint32_t Expected = From;
+    if (E.State.compare_exchange_weak(Expected, To, std::memory_order_acq_rel))
+      return;
+    if (Expected != PendingInspecting && Expected != From)
+      return; // Not ours any more (cannot happen; be safe).
+    sched_yield();
+  }
+}
+
+void completeRecord(TraceRecord *R, uint32_t Bits, uint64_t Now) {
+  if (!R)
+    return;
+  R->EndNs.store(Now, std::memory_order_relaxed);
+  R->State.fetch_or(Bits, std::memory_order_release);
+}
+
+} // namespace
+
+OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Track) {
+  OpHandle H;
+  H.StartNs = monotonicNs();
+  TraceRecord *R = T.claim(H.Slot);
+  R->Seq = D.Seq;
+  R->CommId = D.Comm ? D.Comm->Id : 0;
+  R->Count = D.Count;
+  R->StartNs = H.StartNs;
+  R->EndNs.store(0, std::memory_order_relaxed);
+  R->Aux = D.Aux;
+  R->Kind = uint32_t(RecordKind::Op);
+  R->ApiId = uint16_t(opInfo(D.Op).ApiId);
+  R->Op = uint16_t(D.Op);
+  R->DataType = D.DataType;
+  R->RedOp = D.RedOp;
+  R->Peer = D.Peer;
+  R->CommRank = D.Comm ? D.Comm->Rank : -1;
+  R->CommSize = D.Comm ? D.Comm->Size : 0;
+  R->Group = D.Group;
+  R->State.store(D.Group ? uint32_t(StateInGroup) : 0u, std::memory_order_relaxed);
+  R->Result = 0;
+  static DLRT_TLS uint32_t Tid;
+  if (DLRT_UNLIKELY(!Tid))
+    Tid = uint32_t(syscall(SYS_gettid));
+  R->Tid = Tid;
+  R->Tag = D.Tag;
+  for (unsigned I = 0; I < kRecordFrames; ++I)
+    R->Frames[I] = Site.Frames[I];
+  T.commit(R, H.Slot);
+  T.header().LastActivityNs.store(H.StartNs, std::memory_order_relaxed);
+  H.Rec = R;
+  if (Track)
+    H.Pending = claimPending(H.Slot, H.StartNs, D.Comm, D.Op, Site.Frames[0]);
+  return H;
+}
+
+static void releasePending(OpHandle &H, uint32_t From) {
+  if (H.Pending >= 0)
+    transition(Pending[H.Pending], From, PendingFree);
+  H.Pending = -1;
+}
+
+void endOpBlocking(OpHandle &H, int Result, bool Failed) {
+  H.Rec->Result = Result;
+  uint32_t Bits = StateReturned | (Failed ? StateFailed : StateCompleted);
+  completeRecord(H.Rec, Bits, monotonicNs());
+  releasePending(H, PendingInCall);
+}
+
+void endOpIssued(OpHandle &H, int Result, bool Failed) {
+  H.Rec->Result = Result;
+  H.Rec->State.fetch_or(StateReturned | (Failed ? uint32_t(StateFailed) : 0u),
+                        std::memory_order_release);
+  releasePending(H, PendingInCall);
+}
+
+void markCompleted(TraceWriter &T, uint64_t Slot) {
+  completeRecord(T.recordAt(Slot), StateCompleted, monotonicNs());
+}
+
+namespace {
+
+constexpr unsigned kMaxDeferred = 512;
+DLRT_TLS int GroupDepth;
+DLRT_TLS uint32_t GroupOrdinal;
+DLRT_TLS int32_t Deferred[kMaxDeferred];
+DLRT_TLS uint32_t DeferredCount;
+
+/// Records Entry's event on its stream and hands it to the watchdog; falls
+/// back to "untracked" when the driver cannot help.
+void armEvent(PendingEntry &E, uint32_t From) {
+  TraceWriter *T = traceIfOpen();
+  TraceRecord *R = T ? T->recordAt(E.Slot) : nullptr;
+  const DriverApi *Cuda = driverApi();
+  uint32_t Why = StateUntracked;
+  if (Cuda) {
+    int Capture = DriverApi::CaptureNone;
+    void *Ctx = nullptr;
+    if (Cuda->StreamIsCapturing(E.Stream, &Capture) == DriverApi::Success &&
+        Capture != DriverApi::CaptureNone) {
+      Why = StateCaptured; // Runs when the graph is launched: not ours to see.
+    } else if (Cuda->CtxGetCurrent(&Ctx) == DriverApi::Success && Ctx) {
+      if (E.Event && E.EventCtx != Ctx)
+        E.Event = nullptr; // Belongs to another context; leave it be.
+      if (!E.Event && Cuda->EventCreate(&E.Event, DriverApi::EventDisableTiming) !=
+                          DriverApi::Success)
+        E.Event = nullptr;
+      E.EventCtx = Ctx;
+      if (E.Event && Cuda->EventRecord(E.Event, E.Stream) == DriverApi::Success) {
+        transition(E, From, PendingAwaitEvent);
+        return;
+      }
+    }
+  }
+  if (R)
+    R->State.fetch_or(Why, std::memory_order_release);
+  transition(E, From, PendingFree);
+}
+
+} // namespace
+
+int &ncclGroupDepth() { return GroupDepth; }
+uint32_t &ncclGroupOrdinal() { return GroupOrdinal; }
+
+void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream, bool InGroup) {
+  H.Rec->Result = Result;
+  if (Failed) {
+    completeRecord(H.Rec, StateReturned | StateFailed, monotonicNs());
+    releasePending(H, PendingInCall);
+    return;
+  }
+  H.Rec->State.fetch_or(StateReturned, std::memory_order_release);
+  if (H.Pending < 0) {
+    H.Rec->State.fetch_or(StateUntracked, std::memory_order_release);
+    return;
+  }
+  PendingEntry &E = Pending[H.Pending];
+  E.Stream = Stream;
+  if (InGroup) {
+    if (DeferredCount < kMaxDeferred) {
+      Deferred[DeferredCount++] = H.Pending;
+      transition(E, PendingInCall, PendingAwaitGroup);
+      H.Pending = -1;
+      return;
+    }
+    H.Rec->State.fetch_or(StateUntracked, std::memory_order_release);
+    releasePending(H, PendingInCall);
+    return;
+  }
+  armEvent(E, PendingInCall);
+  H.Pending = -1;
+}
+
+void ncclGroupEnded(int Result) {
+  TraceWriter *T = traceIfOpen();
+  for (uint32_t I = 0; I < DeferredCount; ++I) {
+    PendingEntry &E = Pending[Deferred[I]];
+    if (Result != 0) {
+      if (TraceRecord *R = T ? T->recordAt(E.Slot) : nullptr) {
+        R->Result = Result;
+        completeRecord(R, StateFailed, monotonicNs());
+      }
+      transition(E, PendingAwaitGroup, PendingFree);
+      continue;
+    }
+    armEvent(E, PendingAwaitGroup);
+  }
+  DeferredCount = 0;
+}
+
+SyncHandle beginSync(TraceWriter &T, OpCode Op, const CallSite &Site) {
+  (void)T;
+  SyncHandle H;
+  H.StartNs = monotonicNs();
+  H.Op = Op;
+  H.Site = Site.Frames[0];
+  H.Pending = claimPending(kNoSlot, H.StartNs, nullptr, Op, Site.Frames[0]);
+  return H;
+}
+
+SyncHandle beginWait(OpCode Op, const CallSite &Site, CommState *Comm) {
+  SyncHandle H;
+  H.StartNs = monotonicNs();
+  H.Op = Op;
+  H.Site = Site.Frames[0];
+  H.Pending = claimPending(kNoSlot, H.StartNs, Comm, Op, Site.Frames[0]);
+  return H;
+}
+
+void endWait(SyncHandle &H) {
+  if (H.Pending >= 0)
+    transition(Pending[H.Pending], PendingInCall, PendingFree);
+  H.Pending = -1;
+}
+
+void endSync(TraceWriter &T, SyncHandle &H) {
+  uint64_t Now = monotonicNs();
+  T.countSync(H.Op, H.Site, Now - H.StartNs);
+  if (H.Pending >= 0)
+    transition(Pending[H.Pending], PendingInCall, PendingFree);
+  H.Pending = -1;
+}
+
+// ---- Communicators ---------------------------------------------------------------------
+
+namespace {
+constexpr unsigned kCommEntries = 1024;
+CommState Comms[kCommEntries];
+std::mutex CommMu;
+std::atomic<uint64_t> AdoptedCount[4];
+
+inline unsigned commSlot(uintptr_t Handle) {
+  return unsigned((Handle * 0x9E3779B97F4A7C15ull) >> 54) & (kCommEntries - 1);
+}
+} // namespace
+
+CommState *findComm(Api ApiId, uintptr_t Handle) {
+  unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
+  for (unsigned Probe = 0; Probe < kCommEntries; ++Probe) {
+    CommState &C = Comms[(S + Probe) & (kCommEntries - 1)];
+    uintptr_t H = C.Handle.load(std::memory_order_acquire);
+    if (H == 0)
+      return nullptr;
+    if (H == Handle && C.ApiId == ApiId)
+      return &C;
+  }
+  return nullptr;
+}
+
+CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank, int Size) {
+  std::lock_guard<std::mutex> Lock(CommMu);
+  unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
+  CommState *Target = nullptr;
+  for (unsigned Probe = 0; Probe < kCommEntries; ++Probe) {
+    CommState &C = Comms[(S + Probe) & (kCommEntries - 1)];
+    uintptr_t H = C.Handle.load(std::memory_order_relaxed);
+    if (H == 0 || (H == Handle && C.ApiId == ApiId)) {
+      Target = &C;
+      break;
+    }
+  }
+  if (!Target)
+    return nullptr;
+  int Peers = Size > 0 ? Size : 1;
+  // Re-registration of a reused handle replaces the state; the old arrays
+  // leak on purpose (another thread might still read them).
+  Target->ApiId = ApiId;
+  Target->Id = Id;
+  Target->Rank = Rank;
+  Target->Size = Size;
+  Target->CollSeq.store(0);
+  Target->Children.store(0);
+  Target->AnySourceSeq.store(0);
+  Target->SendSeq = new std::atomic<uint64_t>[Peers]();
+  Target->RecvSeq = new std::atomic<uint64_t>[Peers]();
+  Target->AbortIssued.store(0);
+  Target->AsyncErrorSeen.store(0);
+  Target->Live.store(1);
+  Target->Handle.store(Handle, std::memory_order_release);
+  return Target;
+}
+
+void dropComm(CommState *Comm) {
+  if (Comm)
+    Comm->Live.store(0, std::memory_order_release);
+}
+
+uint64_t adoptedCommId(Api ApiId) {
+  uint64_t N = AdoptedCount[unsigned(ApiId) & 3].fetch_add(1) + 1;
+  return hashMix(0x61646f7074656400ull + uint64_t(ApiId), N);
+}
+
+void forEachComm(void (*Fn)(CommState *, void *), void *Arg) {
+  for (CommState &C : Comms)
+    if (C.Handle.load(std::memory_order_acquire) && C.Live.load())
+      Fn(&C, Arg);
+}
+
+void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
+                      const CallSite &Site, int Result) {
+  TraceWriter *T = trace();
+  if (!T || !Comm)
+    return;
+  uint64_t Slot;
+  TraceRecord *R = T->claim(Slot);
+  uint64_t Now = monotonicNs();
+  R->Seq = 0;
+  R->CommId = Comm->Id;
+  R->Count = 0;
+  R->StartNs = Now;
+  R->EndNs.store(Now, std::memory_order_relaxed);
+  R->Aux = ParentId;
+  R->Kind = uint32_t(RecordKind::CommCreate);
+  R->ApiId = uint16_t(Comm->ApiId);
+  R->Op = uint16_t(Via);
+  R->DataType = -1;
+  R->RedOp = -1;
+  R->Peer = kNoPeer;
+  R->CommRank = Comm->Rank;
+  R->CommSize = Comm->Size;
+  R->Group = 0;
+  R->State.store(StateReturned | StateCompleted, std::memory_order_relaxed);
+  R->Result = Result;
+  R->Tid = uint32_t(syscall(SYS_gettid));
+  R->Tag = Color;
+  for (unsigned I = 0; I < kRecordFrames; ++I)
+    R->Frames[I] = Site.Frames[I];
+  T->commit(R, Slot);
+}
+
+// ---- Watchdog -----------------------------------------------------------------------------
+
+namespace {
+
+AbortHandler AbortHandlers[4];
+std::atomic<int> WatchdogStarted{0};
+
+const char *modulePathOf(TraceWriter &T, PackedFrame F) {
+  if (!frameValid(F))
+    return "?";
+  TraceHeader &H = T.header();
+  uint32_t Index = frameModule(F);
+  if (Index >= H.ModuleCapacity)
+    return "?";
+  auto *Modules = reinterpret_cast<ModuleEntry *>(reinterpret_cast<char *>(&H) +
+                                                  H.ModulesOffset);
+  return Modules[Index].Ready.load() ? Modules[Index].Path : "?";
+}
+
+void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingEntry *E,
+                        TraceRecord *Op, uint64_t Now) {
+  uint64_t Slot;
+  TraceRecord *R = T.claim(Slot);
+  R->Seq = Op ? Op->Seq : 0;
+  R->CommId = Op ? Op->CommId : (E && E->Comm ? E->Comm->Id : 0);
+  R->Count = Op ? Op->Count : 0;
+  R->StartNs = E ? E->StartNs : Now;
+  R->EndNs.store(Now, std::memory_order_relaxed);
+  R->Aux = E ? E->Slot : 0;
+  R->Kind = uint32_t(Kind);
+  R->ApiId = uint16_t(E ? opInfo(E->Op).ApiId : Api::None);
+  R->Op = uint16_t(E ? E->Op : OpCode::None);
+  R->DataType = Op ? Op->DataType : -1;
+  R->RedOp = Op ? Op->RedOp : -1;
+  R->Peer = Op ? Op->Peer : kNoPeer;
+  R->CommRank = Op ? Op->CommRank : (E && E->Comm ? E->Comm->Rank : -1);
+  R->CommSize = Op ? Op->CommSize : (E && E->Comm ? E->Comm->Size : 0);
+  R->Group = 0;
+  R->State.store(0, std::memory_order_relaxed);
+  R->Result = 0;
+  R->Tid = uint32_t(syscall(SYS_gettid));
+  R->Tag = 0;
+  for (unsigned I = 0; I < kRecordFrames; ++I)
+    R->Frames[I] = Op ? Op->Frames[I] : (I == 0 && E ? E->Site : 0);
+  T.commit(R, Slot);
+}
+
+void abortComm(CommState *Comm) {
+  if (!Comm || Comm->AbortIssued.exchange(1))
+    return;
+  AbortHandler Handler = AbortHandlers[unsigned(Comm->ApiId) & 3];
+  if (!Handler)
+    return;
+  if (TraceWriter *T = traceIfOpen()) {
+    T->header().Flags.fetch_or(HeaderAborted);
+    uint64_t Slot;
+    TraceRecord *R = T->claim(Slot);
+    std::memset(static_cast<void *>(R), 0, sizeof(*R));
+    R->Kind = uint32_t(RecordKind::WatchdogAbort);
+    R->ApiId = uint16_t(Comm->ApiId);
+    R->CommId = Comm->Id;
+    R->CommRank = Comm->Rank;
+    R->CommSize = Comm->Size;
+    R->StartNs = monotonicNs();
+    T->commit(R, Slot);
+  }
+  logLine("rank %d: aborting communicator %016llx (DISTLINT_RT_ABORT=1)", globalRank(),
+          (unsigned long long)Comm->Id);
+  Handler(Comm);
+}
+
+} // namespace
+
+void recordAsyncError(CommState *Comm, int Error) {
+  TraceWriter *T = trace();
+  if (!T || !Comm || Comm->AsyncErrorSeen.exchange(1))
+    return;
+  uint64_t Slot;
+  TraceRecord *R = T->claim(Slot);
+  std::memset(static_cast<void *>(R), 0, sizeof(*R));
+  R->Kind = uint32_t(RecordKind::AsyncError);
+  R->ApiId = uint16_t(Comm->ApiId);
+  R->Op = uint16_t(OpCode::NcclCommGetAsyncError);
+  R->CommId = Comm->Id;
+  R->CommRank = Comm->Rank;
+  R->CommSize = Comm->Size;
+  R->Result = Error;
+  R->StartNs = monotonicNs();
+  T->commit(R, Slot);
+}
+
+namespace {
+
+void abortNcclComm(CommState *C, void *) {
+  if (C->ApiId == Api::Nccl)
+    abortComm(C);
+}
+
+void reportHang(TraceWriter &T, PendingEntry &E, uint64_t Now) {
+  TraceRecord *Op = E.Slot != kNoSlot ? T.recordAt(E.Slot) : nullptr;
+  if (Op)
+    Op->State.fetch_or(StateHung, std::memory_order_release);
+  appendSimpleRecord(T, RecordKind::Hang, &E, Op, Now);
+  T.header().HangCount.fetch_add(1, std::memory_order_release);
+  PackedFrame Site = Op ? Op->Frames[0] : E.Site;
+  const char *What = opInfo(E.Op).Name;
+  double Seconds = double(Now - E.StartNs) / 1e9;
+  if (Op && Op->CommId)
+    logLine("rank %d: %s #%llu on communicator %016llx not complete after %.1f s "
+            "(call-site %s+0x%llx); run `distlint-rt report %s`",
+            globalRank(), What, (unsigned long long)Op->Seq,
+            (unsigned long long)Op->CommId, Seconds, modulePathOf(T, Site),
+            (unsigned long long)frameOffset(Site), config().Dir.c_str());
+  else
+    logLine("rank %d: blocked in %s for %.1f s (call-site %s+0x%llx); run "
+            "`distlint-rt report %s`",
+            globalRank(), What, Seconds, modulePathOf(T, Site),
+            (unsigned long long)frameOffset(Site), config().Dir.c_str());
+  if (!config().AbortOnHang)
+    return;
+  if (E.Comm)
+    abortComm(E.Comm);
+  else if (opInfo(E.Op).ApiId == Api::Cuda)
+    forEachComm(abortNcclComm, nullptr); // A host sync waits on NCCL work.
+}
+
+void pollOnce(TraceWriter &T, uint64_t Now, const DriverApi *Cuda) {
+  uint32_t High = PendingHighWater.load(std::memory_order_acquire);
+  for (uint32_t I = 0; I < High; ++I) {
+    PendingEntry &E = Pending[I];
+    uint32_t S = E.State.load(std::memory_order_acquire);
+    if (S != PendingInCall && S != PendingAwaitEvent && S != PendingAwaitGroup)
+      continue;
+    if (!E.State.compare_exchange_strong(S, PendingInspecting, std::memory_order_acq_rel))
+      continue;
+    uint32_t Next = S;
+    if (S == PendingAwaitEvent && Cuda) {
+      void *Saved = nullptr;
+      Cuda->CtxGetCurrent(&Saved);
+      if (Saved != E.EventCtx)
+        Cuda->CtxSetCurrent(E.EventCtx);
+      int Q = Cuda->EventQuery(E.Event);
+      if (Q == DriverApi::Success) {
+        completeRecord(T.recordAt(E.Slot), StateCompleted, Now);
+        Next = PendingFree;
+      } else if (Q != DriverApi::NotReady) {
+        if (TraceRecord *R = T.recordAt(E.Slot))
+          R->State.fetch_or(StateUntracked, std::memory_order_release);
+        E.Event = nullptr; // Unusable (context destroyed?): do not reuse it.
+        Next = PendingFree;
+      }
+    }
+    if (Next != PendingFree && Now - E.StartNs > config().TimeoutNs &&
+        !E.Reported.load(std::memory_order_relaxed)) {
+      E.Reported.store(1, std::memory_order_relaxed);
+      reportHang(T, E, Now);
+    }
+    E.State.store(Next, std::memory_order_release);
+  }
+}
+
+void *watchdogMain(void *) {
+  uint64_t Timeout = config().TimeoutNs;
+  uint64_t PollNs = Timeout / 8;
+  if (PollNs < 10000000ull)
+    PollNs = 10000000ull;
+  if (PollNs > 250000000ull)
+    PollNs = 250000000ull;
+  for (;;) {
+    timespec Ts{time_t(PollNs / 1000000000ull), long(PollNs % 1000000000ull)};
+    nanosleep(&Ts, nullptr);
+    TraceWriter *T = traceIfOpen();
+    if (!T)
+      continue;
+    uint64_t Now = monotonicNs();
+    T->header().HeartbeatNs.store(Now, std::memory_order_relaxed);
+    HookScope Guard; // Calls the watchdog makes are not the program's.
+    pollOnce(*T, Now, driverApi());
+  }
+  return nullptr;
+}
+
+void startWatchdog() {
+  if (WatchdogStarted.exchange(1))
+    return;
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&Attr, 256 * 1024);
+  sigset_t All, Old;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Old); // Signals stay with the program.
+  pthread_t Thread;
+  if (pthread_create(&Thread, &Attr, watchdogMain, nullptr) != 0)
+    WatchdogStarted.store(0);
+  else
+    pthread_setname_np(Thread, "distlint-rt-wd");
+  pthread_sigmask(SIG_SETMASK, &Old, nullptr);
+  pthread_attr_destroy(&Attr);
+}
+
+} // namespace
+
+void setAbortHandler(Api ApiId, AbortHandler Handler) {
+  AbortHandlers[unsigned(ApiId) & 3] = Handler;
+}
+
+// ---- Trace life cycle -----------------------------------------------------------------------
+
+namespace {
+
+std::mutex TraceMu;
+std::atomic<int> TraceFailed{0};
+
+void mirrorModule(uint32_t Index, const char *Path) {
+  if (TraceWriter *T = traceIfOpen())
+    T->writeModule(Index, Path);
+}
+
+void recordExit() {
+  TraceWriter *T = traceIfOpen();
+  if (!T)
+    return;
+  {
+    // Operations that finished since the watchdog last looked.
+    HookScope Guard;
+    pollOnce(*T, monotonicNs(), driverApi());
+  }
+  appendSimpleRecord(*T, RecordKind::ProcessExit, nullptr, nullptr, monotonicNs());
+  T->header().Flags.fetch_or(HeaderExited);
+}
+
+void afterForkInChild() {
+  // The child gets its own trace (its pid) on first use; the parent's
+  // pending operations and the watchdog thread did not come along.
+  CurrentTrace.store(nullptr);
+  TraceFailed.store(0);
+  WatchdogStarted.store(0);
+  for (PendingEntry &E : Pending)
+    E.State.store(PendingFree);
+  PendingHighWater.store(0);
+  GroupDepth = 0;
+  DeferredCount = 0;
+  new (&TraceMu) std::mutex();
+}
+
+} // namespace
+
+TraceWriter *trace() {
+  TraceWriter *T = traceIfOpen();
+  if (DLRT_LIKELY(T))
+    return T;
+  if (config().Disabled || TraceFailed.load())
+    return nullptr;
+  std::lock_guard<std::mutex> Lock(TraceMu);
+  if ((T = traceIfOpen()))
+    return T;
+  TraceOptions Options;
+  Options.Dir = config().Dir;
+  Options.Records = config().Records;
+  Options.TimeoutNs = config().TimeoutNs;
+  Options.Rank = globalRank();
+  Options.WorldSize = config().EnvWorldSize;
+  Options.LocalRank = config().EnvLocalRank;
+  std::string Error;
+  T = TraceWriter::create(Options, Error);
+  if (!T) {
+    TraceFailed.store(1);
+    logLine("%s; recording disabled, calls pass through", Error.c_str());
+    return nullptr;
+  }
+  static std::atomic<int> HandlersInstalled{0};
+  if (!HandlersInstalled.exchange(1)) {
+    std::atexit(recordExit);
+    pthread_atfork(nullptr, nullptr, afterForkInChild);
+  }
+  setModuleListener(mirrorModule);
+  std::vector<std::string> Modules = knownModulePaths();
+  for (size_t I = 0; I < Modules.size(); ++I)
+    T->writeModule(uint32_t(I), Modules[I].c_str());
+  CurrentTrace.store(T, std::memory_order_release);
+  startWatchdog();
+  return T;
+}
+
+void setGlobalRank(int Rank, int WorldSize) {
+  KnownRank.store(Rank);
+  if (TraceWriter *T = trace())
+    T->setRank(Rank, WorldSize);
+}
+
+} // namespace rt
+} // namespace distlint

@@ -1,0 +1,569 @@
+//===- StackWalker.cpp - Find the user's call-site cheaply ------------------===//
+//
+// How the fast walk stays exact (x86-64):
+//  * Per return address (pc) we learn from full DWARF unwinds how the frame
+//    of the function at that pc relates to its callee's: either it keeps a
+//    frame pointer there (CFA = rbp + 16) or its frame has a fixed size there
+//    (CFA = callee CFA + delta). A fact is used only after it was seen twice
+//    and never contradicted; a contradiction marks the pc unstable for good.
+//  * Where a fixed-frame function leaves rbp alone we can keep following
+//    frame pointers above it; that is learned the same way.
+//  * Each step must land on a return address that a full unwind saw as a
+//    caller of the current pc (up to eight remembered per pc), and inside the
+//    thread's stack. Anything else falls back to the full unwind, which also
+//    teaches the walker the new path.
+// So a call-site costs a few table lookups once the paths are known.
+//
+//===----------------------------------------------------------------------===//
+#include "StackWalker.h"
+#include "Support.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <cstdio>
+
+namespace distlint {
+namespace rt {
+
+namespace {
+
+// ---- Module registry ---------------------------------------------------------
+
+struct ModuleRange {
+  uintptr_t Start, End, Bias;
+  uint32_t Index;
+  bool Skip;
+};
+
+struct ModuleSnapshot {
+  size_t Count;
+  ModuleRange Ranges[1]; // Count entries, sorted by Start.
+};
+
+struct ModuleRecord {
+  std::string Path;
+  uintptr_t Bias;
+};
+
+std::mutex RegistryMu;
+std::vector<ModuleRecord> *Registry; // Index -> module; never shrinks.
+std::atomic<const ModuleSnapshot *> Snapshot{nullptr};
+unsigned long long LastAdds = ~0ull, LastSubs = ~0ull;
+void (*ModuleListener)(uint32_t, const char *) = nullptr;
+
+const char *const SkippedPrefixes[] = {
+    "libnccl",   "libmpi",      "libopen-pal", "libopen-rte", "libpmix",
+    "libucp",    "libucs",      "libuct",      "libfabric",   "libtorch",
+    "libc10",    "libc.so",     "libc-",       "libstdc++",   "libgcc_s",
+    "libdistlint-rt", "ld-linux", "libcudart", "libcuda.so",  "libpthread",
+    "libgloo",   "libm.so",     "libdl.so",    "librt.so",    "linux-vdso",
+    "libpython", "libshm",      "libomp",      "libgomp",     "libdnnl"};
+
+const char *baseName(const char *Path) {
+  const char *Slash = std::strrchr(Path, '/');
+  return Slash ? Slash + 1 : Path;
+}
+
+} // namespace
+
+bool isSkippedModulePath(const char *Path) {
+  const char *Base = baseName(Path);
+  for (const char *Prefix : SkippedPrefixes)
+    if (std::strncmp(Base, Prefix, std::strlen(Prefix)) == 0)
+      return true;
+  if (const char *Extra = std::getenv("DISTLINT_RT_SKIP")) {
+    // Comma-separated substrings of module paths.
+    const char *P = Extra;
+    while (*P) {
+      const char *Comma = std::strchr(P, ',');
+      size_t Len = Comma ? size_t(Comma - P) : std::strlen(P);
+      if (Len) {
+        std::string Needle(P, Len);
+        if (std::strstr(Path, Needle.c_str()))
+          return true;
+      }
+      if (!Comma)
+        break;
+      P = Comma + 1;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+std::string mainProgramPath() {
+  char Buf[4096];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    return "<main>";
+  Buf[N] = 0;
+  return Buf;
+}
+
+struct ScanState {
+  std::vector<ModuleRange> Ranges;
+  std::vector<std::pair<uint32_t, std::string>> Added;
+  unsigned long long Adds = 0, Subs = 0;
+};
+
+uint32_t moduleIndexLocked(const std::string &Path, uintptr_t Bias,
+                           ScanState &State) {
+  for (size_t I = 0; I < Registry->size(); ++I)
+    if ((*Registry)[I].Bias == Bias && (*Registry)[I].Path == Path)
+      return uint32_t(I);
+  Registry->push_back({Path, Bias});
+  uint32_t Index = uint32_t(Registry->size() - 1);
+  State.Added.emplace_back(Index, Path);
+  return Index;
+}
+
+int collectModule(dl_phdr_info *Info, size_t, void *Arg) {
+  auto &State = *static_cast<ScanState *>(Arg);
+  State.Adds = Info->dlpi_adds;
+  State.Subs = Info->dlpi_subs;
+  std::string Path = Info->dlpi_name && Info->dlpi_name[0] ? Info->dlpi_name
+                                                          : mainProgramPath();
+  bool Skip = isSkippedModulePath(Path.c_str());
+  uint32_t Index = ~0u;
+  for (int I = 0; I < Info->dlpi_phnum; ++I) {
+    const ElfW(Phdr) &Ph = Info->dlpi_phdr[I];
+    if (Ph.p_type != PT_LOAD || !(Ph.p_flags & PF_X))
+      continue;
+    if (Index == ~0u)
+      Index = moduleIndexLocked(Path, Info->dlpi_addr, State);
+    uintptr_t Start = Info->dlpi_addr + Ph.p_vaddr;
+    State.Ranges.push_back({Start, Start + Ph.p_memsz, Info->dlpi_addr, Index, Skip});
+  }
+  return 0;
+}
+
+/// Rescans loaded objects when the loader reports a change.
+void refreshModules() {
+  std::vector<std::pair<uint32_t, std::string>> Added;
+  {
+    std::lock_guard<std::mutex> Lock(RegistryMu);
+    if (!Registry)
+      Registry = new std::vector<ModuleRecord>();
+    ScanState State;
+    dl_iterate_phdr(collectModule, &State);
+    if (State.Adds == LastAdds && State.Subs == LastSubs && Snapshot.load())
+      return;
+    LastAdds = State.Adds;
+    LastSubs = State.Subs;
+    std::sort(State.Ranges.begin(), State.Ranges.end(),
+              [](const ModuleRange &A, const ModuleRange &B) { return A.Start < B.Start; });
+    size_t Bytes = sizeof(ModuleSnapshot) + State.Ranges.size() * sizeof(ModuleRange);
+    auto *Snap = static_cast<ModuleSnapshot *>(std::malloc(Bytes));
+    Snap->Count = State.Ranges.size();
+    std::copy(State.Ranges.begin(), State.Ranges.end(), Snap->Ranges);
+    // Old snapshots are leaked on purpose: readers hold no lock.
+    Snapshot.store(Snap, std::memory_order_release);
+    Added = std::move(State.Added);
+  }
+  if (ModuleListener)
+    for (auto &M : Added)
+      ModuleListener(M.first, M.second.c_str());
+}
+
+const ModuleRange *findModule(uintptr_t Pc, bool MayRefresh) {
+  for (int Attempt = 0; Attempt < 2; ++Attempt) {
+    const ModuleSnapshot *Snap = Snapshot.load(std::memory_order_acquire);
+    if (Snap) {
+      const ModuleRange *Begin = Snap->Ranges, *End = Snap->Ranges + Snap->Count;
+      const ModuleRange *It = std::upper_bound(
+          Begin, End, Pc, [](uintptr_t V, const ModuleRange &R) { return V < R.Start; });
+      if (It != Begin && Pc < (It - 1)->End)
+        return It - 1;
+    }
+    if (!MayRefresh)
+      return nullptr;
+    refreshModules();
+  }
+  return nullptr;
+}
+
+// ---- Return-address cache ----------------------------------------------------
+
+enum : uint64_t {
+  FactReady = 1u << 0,
+  FactSkip = 1u << 1,
+  FactOutermost = 1u << 2,
+};
+enum StepKind : uint64_t { KindUnknown = 0, KindFramePointer = 1, KindFixed = 2, KindUnstable = 3 };
+enum RbpKind : uint64_t { RbpUnknown = 0, RbpPreserved = 1, RbpClobbered = 2, RbpUnstable = 3 };
+
+constexpr unsigned kKindShift = 3, kKindConfShift = 5, kRbpShift = 7, kRbpConfShift = 9;
+constexpr unsigned kManyCallersBit = 11, kDeltaShift = 32;
+constexpr unsigned kMaxCallers = 8;
+constexpr unsigned kCacheEntries = 1u << 14;
+constexpr unsigned kMaxDepth = 64;
+
+struct PcEntry {
+  std::atomic<uintptr_t> Pc;
+  std::atomic<uint64_t> Frame;
+  std::atomic<uint64_t> Facts;
+  std::atomic<uintptr_t> Callers[kMaxCallers];
+};
+
+PcEntry *Cache;
+std::mutex SlowMu; // Serializes learning (the slow path).
+std::atomic<uint64_t> SlowWalkCount{0};
+DLRT_TLS uint64_t ThreadFastWalks;
+
+uint64_t field(uint64_t Facts, unsigned Shift) { return (Facts >> Shift) & 3; }
+uint64_t withField(uint64_t Facts, unsigned Shift, uint64_t V) {
+  return (Facts & ~(uint64_t(3) << Shift)) | (V << Shift);
+}
+int32_t delta(uint64_t Facts) { return int32_t(uint32_t(Facts >> kDeltaShift)); }
+
+PcEntry *cacheTable() {
+  PcEntry *T = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
+  if (DLRT_LIKELY(T))
+    return T;
+  std::lock_guard<std::mutex> Lock(SlowMu);
+  if (!Cache) {
+    void *Mem = mmap(nullptr, sizeof(PcEntry) * kCacheEntries, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (Mem == MAP_FAILED)
+      return nullptr;
+    __atomic_store_n(&Cache, static_cast<PcEntry *>(Mem), __ATOMIC_RELEASE);
+  }
+  return Cache;
+}
+
+inline unsigned slotOf(uintptr_t Pc) {
+  return unsigned((Pc * 0x9E3779B97F4A7C15ull) >> 50) & (kCacheEntries - 1);
+}
+
+/// Finds a ready entry for Pc, or null.
+inline const PcEntry *lookup(PcEntry *T, uintptr_t Pc) {
+  unsigned S = slotOf(Pc);
+  for (unsigned Probe = 0; Probe < 16; ++Probe) {
+    const PcEntry &E = T[(S + Probe) & (kCacheEntries - 1)];
+    uintptr_t Key = E.Pc.load(std::memory_order_acquire);
+    if (Key == Pc)
+      return (E.Facts.load(std::memory_order_acquire) & FactReady) ? &E : nullptr;
+    if (Key == 0)
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Finds or creates the entry for Pc (slow path, under SlowMu).
+PcEntry *lookupOrInsert(PcEntry *T, uintptr_t Pc) {
+  unsigned S = slotOf(Pc);
+  for (unsigned Probe = 0; Probe < 16; ++Probe) {
+    PcEntry &E = T[(S + Probe) & (kCacheEntries - 1)];
+    uintptr_t Key = E.Pc.load(std::memory_order_acquire);
+    if (Key == Pc)
+      return &E;
+    if (Key == 0) {
+      const ModuleRange *M = findModule(Pc, /*MayRefresh=*/true);
+      uint64_t Facts = FactReady;
+      PackedFrame Frame = 0;
+      if (M) {
+        Frame = packFrame(M->Index, Pc - 1 - M->Bias);
+        if (M->Skip)
+          Facts |= FactSkip;
+      } else {
+        Facts |= FactSkip; // Code outside any module (JIT): not a user frame.
+      }
+      E.Frame.store(Frame, std::memory_order_relaxed);
+      E.Facts.store(Facts, std::memory_order_relaxed);
+      E.Pc.store(Pc, std::memory_order_release);
+      return &E;
+    }
+  }
+  return nullptr; // Neighbourhood full: this pc stays on the slow path.
+}
+
+// ---- Thread stack bounds -----------------------------------------------------
+
+DLRT_TLS uintptr_t StackHigh;
+
+uintptr_t stackHigh() {
+  if (DLRT_LIKELY(StackHigh))
+    return StackHigh;
+  pthread_attr_t Attr;
+  if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
+    void *Addr;
+    size_t Size;
+    if (pthread_attr_getstack(&Attr, &Addr, &Size) == 0)
+      StackHigh = uintptr_t(Addr) + Size;
+    pthread_attr_destroy(&Attr);
+  }
+  if (!StackHigh)
+    StackHigh = ~uintptr_t(0) >> 1;
+  return StackHigh;
+}
+
+// ---- Slow path ---------------------------------------------------------------
+
+struct RawFrame {
+  uintptr_t Ip, Cfa, Rbp;
+};
+
+struct UnwindState {
+  RawFrame Frames[kMaxDepth + 8];
+  unsigned Count = 0;
+  bool Complete = false; ///< Reached the end of the stack.
+};
+
+_Unwind_Reason_Code collectFrame(_Unwind_Context *Ctx, void *Arg) {
+  auto &State = *static_cast<UnwindState *>(Arg);
+  if (State.Count == sizeof(State.Frames) / sizeof(State.Frames[0]))
+    return _URC_END_OF_STACK;
+  int BeforeInsn = 0;
+  uintptr_t Ip = _Unwind_GetIPInfo(Ctx, &BeforeInsn);
+  RawFrame &F = State.Frames[State.Count++];
+  // Signal frames: IP is the faulting instruction, not a return address.
+  F.Ip = BeforeInsn ? 0 : Ip;
+  F.Cfa = _Unwind_GetCFA(Ctx);
+#if defined(__x86_64__)
+  F.Rbp = _Unwind_GetGR(Ctx, 6);
+#else
+  F.Rbp = 0;
+#endif
+  return _URC_NO_REASON;
+}
+
+__attribute__((noinline)) void unwindAll(UnwindState &State) {
+  _Unwind_Reason_Code Code = _Unwind_Backtrace(collectFrame, &State);
+  State.Complete = Code == _URC_END_OF_STACK &&
+                   State.Count < sizeof(State.Frames) / sizeof(State.Frames[0]);
+}
+
+void learnKind(uint64_t &Facts, uint64_t Observed, int32_t Delta) {
+  uint64_t Kind = field(Facts, kKindShift), Conf = field(Facts, kKindConfShift);
+  if (Kind == KindUnstable)
+    return;
+  if (Kind == KindUnknown) {
+    Facts = withField(Facts, kKindShift, Observed);
+    Facts = withField(Facts, kKindConfShift, 1);
+    if (Observed == KindFixed)
+      Facts = (Facts & 0xffffffffull) | (uint64_t(uint32_t(Delta)) << kDeltaShift);
+    return;
+  }
+  if (Kind != Observed || (Kind == KindFixed && delta(Facts) != Delta)) {
+    Facts = withField(Facts, kKindShift, KindUnstable);
+    return;
+  }
+  Facts = withField(Facts, kKindConfShift, std::min<uint64_t>(Conf + 1, 3));
+}
+
+void learnRbp(uint64_t &Facts, uint64_t Observed) {
+  uint64_t Kind = field(Facts, kRbpShift), Conf = field(Facts, kRbpConfShift);
+  if (Kind == RbpUnstable)
+    return;
+  if (Kind == RbpUnknown) {
+    Facts = withField(Facts, kRbpShift, Observed);
+    Facts = withField(Facts, kRbpConfShift, 1);
+    return;
+  }
+  if (Kind != Observed) {
+    Facts = withField(Facts, kRbpShift, RbpUnstable);
+    return;
+  }
+  Facts = withField(Facts, kRbpConfShift, std::min<uint64_t>(Conf + 1, 3));
+}
+
+void rememberCaller(PcEntry &E, uintptr_t Caller, uint64_t &Facts) {
+  for (auto &Slot : E.Callers) {
+    uintptr_t V = Slot.load(std::memory_order_relaxed);
+    if (V == Caller)
+      return;
+    if (V == 0) {
+      Slot.store(Caller, std::memory_order_release);
+      return;
+    }
+  }
+  Facts |= uint64_t(1) << kManyCallersBit;
+}
+
+/// Appends Frame to Out unless Out is full.
+void addFrame(CallSite &Out, unsigned &Found, PackedFrame Frame) {
+  if (Found < kRecordFrames)
+    Out.Frames[Found++] = Frame;
+}
+
+} // namespace
+
+void captureCallSiteSlow(void *HookFrame, CallSite &Out) {
+  SlowWalkCount.fetch_add(1, std::memory_order_relaxed);
+  Out = CallSite();
+  UnwindState State;
+  unwindAll(State);
+  PcEntry *T = cacheTable();
+  // libgcc reports, for the frame executing at Ip, the stack pointer of that
+  // frame (its callee's CFA). So the frame whose value equals the hook's CFA
+  // is the hook's caller: the first candidate for the user's frame.
+  uintptr_t HookCfa = uintptr_t(HookFrame) + 16;
+  unsigned First = 0;
+  while (First < State.Count && State.Frames[First].Cfa != HookCfa)
+    ++First;
+  // Without a matching frame (other ABIs), start at the top: this library's
+  // own frames are skipped like any other runtime library's.
+  const bool HookFound = First != State.Count;
+  if (!HookFound)
+    First = 0;
+  std::lock_guard<std::mutex> Lock(SlowMu);
+  unsigned Found = 0;
+  for (unsigned K = First; K < State.Count; ++K) {
+    const RawFrame &F = State.Frames[K];
+    if (F.Ip == 0)
+      break;
+    PcEntry *E = T && HookFound ? lookupOrInsert(T, F.Ip) : nullptr;
+    PackedFrame Frame = 0;
+    bool Skip = true;
+    if (E) {
+      Frame = E->Frame.load(std::memory_order_relaxed);
+      uint64_t Facts = E->Facts.load(std::memory_order_relaxed);
+      Skip = Facts & FactSkip;
+#if defined(__x86_64__)
+      if (K + 1 < State.Count) {
+        const RawFrame &Caller = State.Frames[K + 1];
+        uintptr_t OwnCfa = Caller.Cfa; // This frame's CFA.
+        bool UsesFp = F.Rbp == OwnCfa - 16;
+        learnKind(Facts, UsesFp ? KindFramePointer : KindFixed,
+                  int32_t(intptr_t(OwnCfa - F.Cfa)));
+        learnRbp(Facts, Caller.Rbp == F.Rbp ? RbpPreserved : RbpClobbered);
+        if (Caller.Ip)
+          rememberCaller(*E, Caller.Ip, Facts);
+      }
+#endif
+      if (K + 1 == State.Count && State.Complete)
+        Facts |= FactOutermost;
+      E->Facts.store(Facts, std::memory_order_release);
+    } else if (const ModuleRange *M = findModule(F.Ip, true)) {
+      Frame = packFrame(M->Index, F.Ip - 1 - M->Bias);
+      Skip = M->Skip;
+    }
+    if (!Skip && frameValid(Frame)) {
+      addFrame(Out, Found, Frame);
+      if (Found == kRecordFrames)
+        break;
+    }
+  }
+}
+
+namespace {
+
+#if defined(__x86_64__)
+/// Steps through learned frames only; false means "take the slow path".
+bool fastWalk(uintptr_t HookFp, CallSite &Out) {
+  PcEntry *T = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
+  if (!T)
+    return false;
+  const uintptr_t High = stackHigh();
+  uintptr_t Cfa = HookFp + 16;                    // The hook's CFA.
+  uintptr_t Rbp = *reinterpret_cast<uintptr_t *>(HookFp);    // Caller's rbp.
+  uintptr_t Pc = *reinterpret_cast<uintptr_t *>(HookFp + 8); // Return address.
+  bool RbpKnown = true;
+  unsigned Found = 0;
+  for (unsigned Depth = 0; Depth < kMaxDepth; ++Depth) {
+    const PcEntry *E = lookup(T, Pc);
+    if (!E)
+      return false;
+    uint64_t Facts = E->Facts.load(std::memory_order_acquire);
+    if (!(Facts & FactSkip)) {
+      PackedFrame Frame = E->Frame.load(std::memory_order_relaxed);
+      if (frameValid(Frame)) {
+        Out.Frames[Found++] = Frame;
+        if (Found == kRecordFrames)
+          return true;
+      }
+    }
+    if (Facts & FactOutermost)
+      return true;
+    uint64_t Kind = field(Facts, kKindShift);
+    if (field(Facts, kKindConfShift) < 2)
+      return false;
+    uintptr_t NextCfa;
+    if (Kind == KindFramePointer) {
+      if (!RbpKnown)
+        return false;
+      NextCfa = Rbp + 16;
+    } else if (Kind == KindFixed) {
+      NextCfa = Cfa + intptr_t(delta(Facts));
+    } else {
+      return false;
+    }
+    if (NextCfa <= Cfa || NextCfa > High)
+      return false;
+    if (Kind == KindFramePointer) {
+      Rbp = *reinterpret_cast<uintptr_t *>(NextCfa - 16);
+    } else {
+      uint64_t RbpFact = field(Facts, kRbpShift);
+      RbpKnown = RbpKnown && RbpFact == RbpPreserved && field(Facts, kRbpConfShift) >= 2;
+    }
+    uintptr_t NextPc = *reinterpret_cast<uintptr_t *>(NextCfa - 8);
+    if (!(Facts & (uint64_t(1) << kManyCallersBit))) {
+      bool Known = false;
+      for (const auto &Slot : E->Callers)
+        if (Slot.load(std::memory_order_relaxed) == NextPc) {
+          Known = true;
+          break;
+        }
+      if (!Known)
+        return false;
+    }
+    Cfa = NextCfa;
+    Pc = NextPc;
+  }
+  return true;
+}
+#endif
+
+} // namespace
+
+void captureCallSite(void *HookFrame, CallSite &Out) {
+#if defined(__x86_64__)
+  CallSite Fast;
+  if (DLRT_LIKELY(fastWalk(uintptr_t(HookFrame), Fast))) {
+    ++ThreadFastWalks;
+    Out = Fast;
+    return;
+  }
+#endif
+  captureCallSiteSlow(HookFrame, Out);
+}
+
+WalkerStats walkerStats() {
+  return {ThreadFastWalks, SlowWalkCount.load()};
+}
+
+std::vector<std::string> knownModulePaths() {
+  refreshModules();
+  std::lock_guard<std::mutex> Lock(RegistryMu);
+  std::vector<std::string> Paths;
+  if (Registry)
+    for (const auto &M : *Registry)
+      Paths.push_back(M.Path);
+  return Paths;
+}
+
+void setModuleListener(void (*Listener)(uint32_t, const char *)) {
+  ModuleListener = Listener;
+}
+
+void resetStackWalker() {
+  std::lock_guard<std::mutex> Lock(SlowMu);
+  if (Cache)
+    std::memset(static_cast<void *>(Cache), 0, sizeof(PcEntry) * kCacheEntries);
+  ThreadFastWalks = 0;
+  SlowWalkCount = 0;
+}
+
+} // namespace rt
+} // namespace distlint

@@ -1,0 +1,60 @@
+//===- Support.h - Small helpers of the preload library ---------*- C++ -*-===//
+#pragma once
+
+#include <cstdarg>
+#include <cstdint>
+#include <ctime>
+
+#define DLRT_TLS __thread __attribute__((tls_model("initial-exec")))
+#define DLRT_LIKELY(X) __builtin_expect(!!(X), 1)
+#define DLRT_UNLIKELY(X) __builtin_expect(!!(X), 0)
+
+namespace distlint {
+namespace rt {
+
+inline uint64_t monotonicNs() {
+  timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
+}
+
+inline uint64_t realtimeNs() {
+  timespec Ts;
+  clock_gettime(CLOCK_REALTIME, &Ts);
+  return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
+}
+
+/// One line on stderr, prefixed "distlint-rt: ", written with a single
+/// write(2) so ranks' lines do not interleave. No allocation.
+void logLine(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+
+/// 64-bit FNV-1a, for communicator ids derived from shared bytes.
+inline uint64_t hashBytes(const void *Data, unsigned long Size,
+                          uint64_t Seed = 0xcbf29ce484222325ull) {
+  const auto *P = static_cast<const unsigned char *>(Data);
+  uint64_t H = Seed;
+  for (unsigned long I = 0; I < Size; ++I) {
+    H ^= P[I];
+    H *= 0x100000001b3ull;
+  }
+  return H;
+}
+inline uint64_t hashMix(uint64_t A, uint64_t B) {
+  uint64_t Parts[2] = {A, B};
+  return hashBytes(Parts, sizeof(Parts));
+}
+
+/// Reentrancy guard: libraries call their own exported entry points (libnccl
+/// calls ncclGroupStart inside ncclCommInitAll, ...); only the outermost call
+/// of a thread is recorded.
+extern DLRT_TLS int HookDepth;
+struct HookScope {
+  HookScope() { ++HookDepth; }
+  ~HookScope() { --HookDepth; }
+  HookScope(const HookScope &) = delete;
+  HookScope &operator=(const HookScope &) = delete;
+};
+inline bool insideHook() { return HookDepth != 0; }
+
+} // namespace rt
+} // namespace distlint

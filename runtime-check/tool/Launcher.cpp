@@ -1,0 +1,319 @@
+//===- Launcher.cpp - distlint-rt run: a single-node launcher --------------===//
+#include "Launcher.h"
+#include "TraceReader.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+namespace distlint {
+namespace rt {
+
+namespace {
+
+volatile sig_atomic_t Interrupted = 0;
+void onSignal(int) { Interrupted = 1; }
+
+double nowSeconds() {
+  timespec Ts;
+  clock_gettime(CLOCK_MONOTONIC, &Ts);
+  return double(Ts.tv_sec) + double(Ts.tv_nsec) / 1e9;
+}
+
+bool makeDirs(const std::string &Dir) {
+  std::string Partial;
+  size_t Pos = 0;
+  while (Pos != std::string::npos) {
+    Pos = Dir.find('/', Pos + 1);
+    Partial = Dir.substr(0, Pos);
+    if (!Partial.empty() && mkdir(Partial.c_str(), 0700) != 0 && errno != EEXIST)
+      return false;
+  }
+  return true;
+}
+
+std::string absolutePath(const std::string &Path) {
+  if (!Path.empty() && Path[0] == '/')
+    return Path;
+  char Buf[4096];
+  return std::string(getcwd(Buf, sizeof(Buf)) ? Buf : ".") + "/" + Path;
+}
+
+int freePort() {
+  int Fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (Fd < 0)
+    return 29500;
+  sockaddr_in Addr{};
+  Addr.sin_family = AF_INET;
+  Addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  Addr.sin_port = 0;
+  socklen_t Len = sizeof(Addr);
+  int Port = 29500;
+  if (bind(Fd, reinterpret_cast<sockaddr *>(&Addr), sizeof(Addr)) == 0 &&
+      getsockname(Fd, reinterpret_cast<sockaddr *>(&Addr), &Len) == 0)
+    Port = ntohs(Addr.sin_port);
+  close(Fd);
+  return Port;
+}
+
+struct Child {
+  int Rank;
+  pid_t Pid;
+  bool Running = true;
+  RankExit Exit;
+};
+
+/// The current hang count of each rank's trace, by pid.
+std::map<int, uint32_t> hangCounts(const std::string &Dir) {
+  std::map<int, uint32_t> Counts;
+  DIR *D = opendir(Dir.c_str());
+  if (!D)
+    return Counts;
+  while (dirent *E = readdir(D)) {
+    std::string Name = E->d_name;
+    if (Name.rfind("distlint-rt.", 0) != 0 || Name.size() < 7 ||
+        Name.compare(Name.size() - 6, 6, ".trace") != 0)
+      continue;
+    TraceHeaderPeek P;
+    if (peekTraceHeader(Dir + "/" + Name, P))
+      Counts[P.Pid] = P.HangCount;
+  }
+  closedir(D);
+  return Counts;
+}
+
+[[noreturn]] void execRank(const LaunchOptions &O, int Rank, int Port,
+                           const std::string &OutDir) {
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL); // Do not outlive the launcher.
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  auto Set = [](const char *K, const std::string &V) { setenv(K, V.c_str(), 1); };
+  Set("RANK", std::to_string(Rank));
+  Set("LOCAL_RANK", std::to_string(Rank));
+  Set("WORLD_SIZE", std::to_string(O.NProc));
+  Set("LOCAL_WORLD_SIZE", std::to_string(O.NProc));
+  Set("GROUP_RANK", "0");
+  Set("MASTER_ADDR", "127.0.0.1");
+  Set("MASTER_PORT", std::to_string(Port));
+  Set("DISTLINT_RT_DIR", OutDir);
+  char Timeout[64];
+  std::snprintf(Timeout, sizeof(Timeout), "%g", O.TimeoutSeconds);
+  Set("DISTLINT_RT_TIMEOUT", Timeout);
+  if (O.AbortOnHang)
+    Set("DISTLINT_RT_ABORT", "1");
+  const char *Old = std::getenv("LD_PRELOAD");
+  Set("LD_PRELOAD", O.PreloadLibrary + (Old && *Old ? std::string(":") + Old : ""));
+  if (!O.LogDir.empty()) {
+    std::string Base = O.LogDir + "/rank" + std::to_string(Rank);
+    int Out = open((Base + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int Err = open((Base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (Out >= 0)
+      dup2(Out, 1);
+    if (Err >= 0)
+      dup2(Err, 2);
+  }
+  std::vector<char *> Argv;
+  for (const std::string &A : O.Command)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+  execvp(Argv[0], Argv.data());
+  std::fprintf(stderr, "distlint-rt: cannot run %s: %s\n", Argv[0], std::strerror(errno));
+  _exit(127);
+}
+
+void reap(std::vector<Child> &Children) {
+  for (;;) {
+    int Status = 0;
+    pid_t Pid = waitpid(-1, &Status, WNOHANG);
+    if (Pid <= 0)
+      return;
+    for (Child &C : Children)
+      if (C.Pid == Pid && C.Running) {
+        C.Running = false;
+        C.Exit.Exited = WIFEXITED(Status);
+        C.Exit.ExitCode = WIFEXITED(Status) ? WEXITSTATUS(Status) : 0;
+        C.Exit.Signal = WIFSIGNALED(Status) ? WTERMSIG(Status) : 0;
+      }
+  }
+}
+
+void killAll(std::vector<Child> &Children) {
+  for (Child &C : Children)
+    if (C.Running) {
+      C.Exit.KilledByLauncher = true;
+      kill(-C.Pid, SIGTERM);
+    }
+  double Deadline = nowSeconds() + 1.0;
+  for (;;) {
+    reap(Children);
+    bool Any = false;
+    for (Child &C : Children)
+      Any |= C.Running;
+    if (!Any)
+      return;
+    if (nowSeconds() > Deadline)
+      break;
+    usleep(20000);
+  }
+  for (Child &C : Children)
+    if (C.Running)
+      kill(-C.Pid, SIGKILL);
+  for (Child &C : Children)
+    if (C.Running) {
+      int Status;
+      waitpid(C.Pid, &Status, 0);
+      C.Running = false;
+      C.Exit.Signal = WIFSIGNALED(Status) ? WTERMSIG(Status) : SIGKILL;
+    }
+}
+
+} // namespace
+
+void clearTraceDir(const std::string &Dir) {
+  DIR *D = opendir(Dir.c_str());
+  if (!D)
+    return;
+  std::vector<std::string> Doomed;
+  while (dirent *E = readdir(D)) {
+    std::string Name = E->d_name;
+    if ((Name.rfind("distlint-rt.", 0) == 0 && Name.size() > 6 &&
+         Name.compare(Name.size() - 6, 6, ".trace") == 0) ||
+        Name == "run.json")
+      Doomed.push_back(Dir + "/" + Name);
+  }
+  closedir(D);
+  for (const std::string &P : Doomed)
+    unlink(P.c_str());
+}
+
+std::string findPreloadLibrary(const std::string &Argv0) {
+  if (const char *Env = std::getenv("DISTLINT_RT_LIB"))
+    return Env;
+  char Buf[4096];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  std::string Exe = N > 0 ? std::string(Buf, size_t(N)) : Argv0;
+  std::string Dir = Exe.substr(0, Exe.rfind('/'));
+  for (const std::string &Candidate :
+       {Dir + "/../lib/libdistlint-rt.so", Dir + "/libdistlint-rt.so"})
+    if (access(Candidate.c_str(), R_OK) == 0) {
+      char Real[4096];
+      return realpath(Candidate.c_str(), Real) ? Real : Candidate;
+    }
+  return "";
+}
+
+LaunchResult launchRanks(const LaunchOptions &O) {
+  LaunchResult Result;
+  Result.Manifest.NProc = O.NProc;
+  Result.Manifest.TimeoutSeconds = O.TimeoutSeconds;
+  for (const std::string &A : O.Command)
+    Result.Manifest.Program += (Result.Manifest.Program.empty() ? "" : " ") + A;
+  std::string OutDir = absolutePath(O.OutDir);
+  if (!makeDirs(OutDir)) {
+    Result.Error = "cannot create " + OutDir + ": " + std::strerror(errno);
+    return Result;
+  }
+  if (!O.LogDir.empty() && !makeDirs(O.LogDir)) {
+    Result.Error = "cannot create " + O.LogDir + ": " + std::strerror(errno);
+    return Result;
+  }
+  clearTraceDir(OutDir);
+  int Port = freePort();
+
+  struct sigaction Sa{};
+  Sa.sa_handler = onSignal;
+  sigaction(SIGINT, &Sa, nullptr);
+  sigaction(SIGTERM, &Sa, nullptr);
+
+  std::vector<Child> Children;
+  for (int Rank = 0; Rank < O.NProc; ++Rank) {
+    pid_t Pid = fork();
+    if (Pid < 0) {
+      Result.Error = std::string("fork failed: ") + std::strerror(errno);
+      killAll(Children);
+      return Result;
+    }
+    if (Pid == 0)
+      execRank(O, Rank, Port, OutDir);
+    setpgid(Pid, Pid);
+    Child C;
+    C.Rank = Rank;
+    C.Pid = Pid;
+    C.Exit.Rank = Rank;
+    C.Exit.Pid = Pid;
+    Children.push_back(C);
+  }
+
+  const double Start = nowSeconds();
+  double FirstHang = 0, FirstFailure = 0;
+  for (;;) {
+    reap(Children);
+    size_t Live = 0;
+    for (const Child &C : Children)
+      Live += C.Running;
+    if (Live == 0)
+      break;
+    double Now = nowSeconds();
+    if (Interrupted) {
+      std::fprintf(stderr, "distlint-rt: interrupted; ending the ranks\n");
+      killAll(Children);
+      break;
+    }
+    std::map<int, uint32_t> Hangs = hangCounts(OutDir);
+    size_t LiveHung = 0;
+    bool AnyHang = false;
+    for (const Child &C : Children) {
+      auto It = Hangs.find(C.Pid);
+      bool Hung = It != Hangs.end() && It->second > 0;
+      AnyHang |= Hung;
+      LiveHung += Hung && C.Running;
+    }
+    if (AnyHang && FirstHang == 0)
+      FirstHang = Now;
+    for (const Child &C : Children)
+      if (!C.Running && (!C.Exit.Exited || C.Exit.ExitCode != 0) && FirstFailure == 0)
+        FirstFailure = Now;
+    bool Confirmed = FirstHang > 0 && (LiveHung == Live || Now - FirstHang >= O.GraceSeconds);
+    bool FailedLong =
+        FirstFailure > 0 && Now - FirstFailure >= O.TimeoutSeconds + O.GraceSeconds;
+    bool TooLong = O.MaxSeconds > 0 && Now - Start >= O.MaxSeconds;
+    if (Confirmed || FailedLong || TooLong) {
+      if (Confirmed)
+        Result.Manifest.HangConfirmed = true;
+      std::fprintf(stderr, "distlint-rt: %s; ending the remaining %zu rank(s)\n",
+                   Confirmed ? "hang confirmed"
+                   : FailedLong ? "a rank failed and the others did not finish"
+                                : "--max-time reached",
+                   Live);
+      killAll(Children);
+      break;
+    }
+    usleep(50000);
+  }
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  for (const Child &C : Children)
+    Result.Manifest.Ranks.push_back(C.Exit);
+  std::string Error;
+  if (!writeManifest(OutDir + "/run.json", Result.Manifest, Error))
+    std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
+  return Result;
+}
+
+} // namespace rt
+} // namespace distlint

@@ -1,0 +1,46 @@
+//===- Launcher.h - distlint-rt run: a single-node launcher -----*- C++ -*-===//
+//
+// Starts N ranks of a program the way torchrun does (RANK, WORLD_SIZE,
+// LOCAL_RANK, MASTER_ADDR, MASTER_PORT), with the preload library, watches
+// them, and ends them all once a hang is confirmed: a rank's watchdog
+// reported one and every other live rank did too, or a grace period passed.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Merge.h"
+
+#include <string>
+#include <vector>
+
+namespace distlint {
+namespace rt {
+
+struct LaunchOptions {
+  int NProc = 0;
+  double TimeoutSeconds = 60;  ///< DISTLINT_RT_TIMEOUT for the ranks.
+  double GraceSeconds = 2;     ///< After the first hang report.
+  double MaxSeconds = 0;       ///< Whole-run limit; 0 = none.
+  bool AbortOnHang = false;    ///< DISTLINT_RT_ABORT=1.
+  std::string OutDir = "distlint-rt-traces";
+  std::string LogDir;          ///< Per-rank stdout/stderr files, if set.
+  std::string PreloadLibrary;
+  std::vector<std::string> Command;
+};
+
+struct LaunchResult {
+  RunManifest Manifest;
+  std::string Error; ///< Set when the ranks could not be started.
+};
+
+LaunchResult launchRanks(const LaunchOptions &Options);
+
+/// libdistlint-rt.so next to the executable (../lib or same dir), or
+/// $DISTLINT_RT_LIB.
+std::string findPreloadLibrary(const std::string &Argv0);
+
+/// Removes trace files and run.json left by an earlier run in Dir.
+void clearTraceDir(const std::string &Dir);
+
+} // namespace rt
+} // namespace distlint

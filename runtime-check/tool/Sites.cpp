@@ -1,0 +1,116 @@
+//===- Sites.cpp - Source locations of recorded call-sites -----------------===//
+#include "Sites.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace distlint {
+namespace rt {
+
+static std::string currentDir() {
+  char Buf[4096];
+  return getcwd(Buf, sizeof(Buf)) ? Buf : "/";
+}
+
+std::string normalizePath(const std::string &Path) {
+  if (Path.empty())
+    return Path;
+  std::string Full = Path[0] == '/' ? Path : currentDir() + "/" + Path;
+  std::vector<std::string> Parts;
+  std::stringstream In(Full);
+  std::string Part;
+  while (std::getline(In, Part, '/')) {
+    if (Part.empty() || Part == ".")
+      continue;
+    if (Part == "..") {
+      if (!Parts.empty())
+        Parts.pop_back();
+      continue;
+    }
+    Parts.push_back(Part);
+  }
+  std::string Out;
+  for (const std::string &P : Parts)
+    Out += "/" + P;
+  return Out.empty() ? "/" : Out;
+}
+
+std::string displayPath(const std::string &Path) {
+  std::string Cwd = currentDir() + "/";
+  std::string Norm = normalizePath(Path);
+  if (Norm.compare(0, Cwd.size(), Cwd) == 0)
+    return Norm.substr(Cwd.size());
+  return Norm;
+}
+
+Sites::Sites(const Analysis &An, Symbolizer &Sym) : A(An), S(Sym) {
+  for (size_t T = 0; T < A.Traces.size(); ++T) {
+    const RankTrace &Tr = A.Traces[T];
+    auto Add = [&](PackedFrame F) {
+      if (frameValid(F) && frameModule(F) < Tr.Modules.size())
+        Sym.add(Tr.Modules[frameModule(F)], frameOffset(F));
+    };
+    for (const Record &R : Tr.Records)
+      for (PackedFrame F : R.Frames)
+        Add(F);
+    for (const SyncCount &C : Tr.Syncs)
+      Add(C.Site);
+  }
+  Sym.run();
+}
+
+const std::string &Sites::modulePath(int Trace, PackedFrame F) const {
+  static const std::string None;
+  const RankTrace &Tr = A.Traces[size_t(Trace)];
+  if (!frameValid(F) || frameModule(F) >= Tr.Modules.size())
+    return None;
+  return Tr.Modules[frameModule(F)];
+}
+
+std::vector<SourceLoc> Sites::frame(int Trace, PackedFrame F) const {
+  const std::string &Module = modulePath(Trace, F);
+  if (Module.empty())
+    return {};
+  return S.lookup(Module, frameOffset(F));
+}
+
+std::vector<SourceLoc> Sites::locations(int Trace, const Record &R) const {
+  std::vector<SourceLoc> All;
+  for (PackedFrame F : R.Frames)
+    for (const SourceLoc &L : frame(Trace, F))
+      All.push_back(L);
+  return All;
+}
+
+SourceLoc Sites::primary(int Trace, const Record &R) const {
+  for (PackedFrame F : R.Frames) {
+    std::vector<SourceLoc> Chain = frame(Trace, F);
+    if (!Chain.empty())
+      return Chain.front();
+  }
+  return SourceLoc();
+}
+
+std::string Sites::where(int Trace, PackedFrame F) const {
+  std::vector<SourceLoc> Chain = frame(Trace, F);
+  if (!Chain.empty())
+    return displayPath(Chain.front().File) + ":" + std::to_string(Chain.front().Line);
+  const std::string &Module = modulePath(Trace, F);
+  if (Module.empty())
+    return "an unknown call-site";
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "+0x%llx", (unsigned long long)frameOffset(F));
+  return displayPath(Module) + Buf;
+}
+
+std::string Sites::where(int Trace, const Record &R) const {
+  for (PackedFrame F : R.Frames)
+    if (!frame(Trace, F).empty())
+      return where(Trace, F);
+  return where(Trace, R.Frames[0]);
+}
+
+} // namespace rt
+} // namespace distlint
