@@ -71,6 +71,14 @@ std::vector<const ApiEntry *> ApiIndex::byRole(Role R) const {
   return Out;
 }
 
+/// Name of a class for table lookups: a template specialization is named by
+/// its template ("torch::data::samplers::DistributedSampler").
+static std::string recordName(const CXXRecordDecl *RD) {
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    RD = Spec->getSpecializedTemplate()->getTemplatedDecl();
+  return qualifiedName(RD);
+}
+
 /// Collects the record and its bases (transitively), most derived first.
 static void collectBases(const CXXRecordDecl *RD,
                          llvm::SmallVectorImpl<const CXXRecordDecl *> &Out) {
@@ -97,15 +105,19 @@ ApiIndex::lookup(const FunctionDecl *FD) const {
     return Cached->second;
 
   std::vector<const ApiEntry *> Rows;
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  const FunctionDecl *Named = Pattern ? Pattern : FD;
+  // Rows restricted to one overload by parameter count (TCPStore's two
+  // constructors, make_data_loader's overloads) skip the others.
+  const int NumParams = static_cast<int>(Named->getNumParams());
   auto AddAll = [&](llvm::StringRef Name) {
     auto It = ByName.find(Name);
     if (It != ByName.end())
       for (const ApiEntry *E : It->second)
-        if (!llvm::is_contained(Rows, E))
+        if ((E->Args.NumParams < 0 || E->Args.NumParams == NumParams) &&
+            !llvm::is_contained(Rows, E))
           Rows.push_back(E);
   };
-  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-  const FunctionDecl *Named = Pattern ? Pattern : FD;
   AddAll(qualifiedName(Named));
 
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Named)) {
@@ -116,7 +128,7 @@ ApiIndex::lookup(const FunctionDecl *FD) const {
     std::string Method = MD->getNameAsString();
     if (!Method.empty())
       for (const CXXRecordDecl *RD : Classes)
-        AddAll(qualifiedName(RD) + "::" + Method);
+        AddAll(recordName(RD) + "::" + Method);
     llvm::SmallVector<const CXXMethodDecl *, 4> Work(
         MD->overridden_methods().begin(), MD->overridden_methods().end());
     while (!Work.empty()) {
@@ -140,10 +152,7 @@ const ApiEntry *ApiIndex::findType(const CXXRecordDecl *RD, Role R) const {
   llvm::SmallVector<const CXXRecordDecl *, 8> Classes;
   collectBases(RD, Classes);
   for (const CXXRecordDecl *C : Classes) {
-    const CXXRecordDecl *Named = C;
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(C))
-      Named = Spec->getSpecializedTemplate()->getTemplatedDecl();
-    auto It = ByName.find(qualifiedName(Named));
+    auto It = ByName.find(recordName(C));
     if (It == ByName.end())
       continue;
     for (const ApiEntry *E : It->second)
@@ -163,6 +172,33 @@ const ApiEntry *envVariable(llvm::StringRef Name, Role R) {
   return nullptr;
 }
 
+const ApiEntry *ApiIndex::findMember(const NamedDecl *Member, Role R,
+                                     const CXXRecordDecl *ObjectClass) const {
+  if (!Member)
+    return nullptr;
+  auto FindIn = [&](llvm::StringRef Name) -> const ApiEntry * {
+    auto It = ByName.find(Name);
+    if (It == ByName.end())
+      return nullptr;
+    for (const ApiEntry *E : It->second)
+      if (E->TheRole == R)
+        return E;
+    return nullptr;
+  };
+  if (const ApiEntry *E = FindIn(qualifiedName(Member)))
+    return E;
+  if (!ObjectClass)
+    return nullptr;
+  llvm::SmallVector<const CXXRecordDecl *, 8> Classes;
+  collectBases(ObjectClass, Classes);
+  std::string Field = Member->getNameAsString();
+  for (const CXXRecordDecl *C : Classes) {
+    if (const ApiEntry *E = FindIn(recordName(C) + "::" + Field))
+      return E;
+  }
+  return nullptr;
+}
+
 const char *roleName(Role R) {
   switch (R) {
 #define ROLE(X)                                                                \
@@ -174,7 +210,9 @@ const char *roleName(Role R) {
     ROLE(DeviceSync) ROLE(StreamSync) ROLE(EventSync) ROLE(ImplicitSync)
     ROLE(HostWaitOnDevice) ROLE(TrainingStep) ROLE(FailStop) ROLE(TimeoutKnob)
     ROLE(ProcessGroupType) ROLE(StoreType) ROLE(SamplerType)
-    ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery)
+    ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue)
+    ROLE(ShapeQuery) ROLE(Wait) ROLE(TimeoutConstant) ROLE(GroupStart)
+    ROLE(GroupEnd) ROLE(DataLoaderIterate)
 #undef ROLE
   }
   return "?";

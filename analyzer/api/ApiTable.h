@@ -60,30 +60,100 @@ enum class Role : uint8_t {
   DeviceSelect,    ///< Chooses a device (torch::Device, kCUDA, cudaSetDevice).
   UniformValue,    ///< Returns the same value on every rank.
   ShapeQuery,      ///< size()/numel()/begin(): reads a container's shape, not its contents.
+  // Added by the API tables:
+  Wait,            ///< Completes a nonblocking operation (Args.Request).
+  TimeoutConstant, ///< A named timeout value; Detail: "none", "default".
+  GroupStart,      ///< Opens a group of fused collectives (ncclGroupStart).
+  GroupEnd,        ///< Closes it (ncclGroupEnd); the group issues here.
+  DataLoaderIterate, ///< Starts a pass over a data loader (begin()).
 };
 
 const char *roleName(Role R);
 
 /// Argument positions (0-based, -1 = none). For methods, positions count the
-/// explicit arguments only; the receiver is the object.
+/// explicit arguments only; the receiver is the object (for c10d collectives
+/// the receiver is the communicator). Tables build rows with the constexpr
+/// setters: ArgRoles().send(0).recv(1).count(2).
 struct ArgRoles {
   int8_t Comm = -1;    ///< Communicator / process group argument.
   int8_t Count = -1;   ///< Element count that must agree across ranks.
-  int8_t Root = -1;    ///< Root / peer rank that must agree.
+                       ///< EnvRead/EnvWrite: the variable-name argument.
+  int8_t Root = -1;    ///< Root rank that must agree.
   int8_t Op = -1;      ///< Reduction op that must agree.
   int8_t DType = -1;   ///< Datatype that must agree.
   int8_t Out = -1;     ///< Result written through a pointer (rank, size, ...).
-  int8_t Options = -1; ///< c10d options struct.
+  int8_t Options = -1; ///< Options struct (c10d options, ncclConfig_t*...).
   int8_t Recv = -1;    ///< Buffer whose contents are uniform afterwards.
-  int8_t Send = -1;    ///< Buffer read by the operation.
+  int8_t Send = -1;    ///< Buffer read by the operation (Parse: the text).
+  // Added by the API tables:
+  int8_t RecvVaries = -1; ///< Buffer written with data that differs per rank
+                          ///< (scatter, reduce at the root, scan, recv).
+  int8_t Peer = -1;       ///< Point-to-point partner rank (differs by design).
+  int8_t Tag = -1;        ///< Point-to-point tag.
+  int8_t Request = -1;    ///< MPI_Request (out for I-calls, in for Wait).
+  int8_t Stream = -1;     ///< cudaStream_t the operation is queued on.
+  int8_t Timeout = -1;    ///< Timeout argument (TimeoutKnob, Wait).
+  int8_t Color = -1;      ///< Split color: who ends up in which sub-comm.
+  int8_t Rank = -1;       ///< Rank given to a communicator / sampler.
+  int8_t WorldSize = -1;  ///< World size given to a communicator / sampler.
+  int8_t Value = -1;      ///< Value argument (setenv value, set_epoch epoch).
+  int8_t Flag = -1;       ///< Mode argument (cudaMemcpyKind,
+                          ///< allow_duplicates).
+  int8_t Sampler = -1;    ///< Sampler argument of make_data_loader.
+  /// Only overloads with exactly this many parameters match (-1: any).
+  int8_t NumParams = -1;
+
+#define DISTLINT_ARG_SETTER(Setter, Field)                                     \
+  constexpr ArgRoles Setter(int I) const {                                     \
+    ArgRoles R = *this;                                                        \
+    R.Field = static_cast<int8_t>(I);                                          \
+    return R;                                                                  \
+  }
+  DISTLINT_ARG_SETTER(comm, Comm)
+  DISTLINT_ARG_SETTER(count, Count)
+  DISTLINT_ARG_SETTER(root, Root)
+  DISTLINT_ARG_SETTER(op, Op)
+  DISTLINT_ARG_SETTER(dtype, DType)
+  DISTLINT_ARG_SETTER(out, Out)
+  DISTLINT_ARG_SETTER(options, Options)
+  DISTLINT_ARG_SETTER(recv, Recv)
+  DISTLINT_ARG_SETTER(send, Send)
+  DISTLINT_ARG_SETTER(recvVaries, RecvVaries)
+  DISTLINT_ARG_SETTER(peer, Peer)
+  DISTLINT_ARG_SETTER(tag, Tag)
+  DISTLINT_ARG_SETTER(request, Request)
+  DISTLINT_ARG_SETTER(stream, Stream)
+  DISTLINT_ARG_SETTER(timeout, Timeout)
+  DISTLINT_ARG_SETTER(color, Color)
+  DISTLINT_ARG_SETTER(rank, Rank)
+  DISTLINT_ARG_SETTER(worldSize, WorldSize)
+  DISTLINT_ARG_SETTER(value, Value)
+  DISTLINT_ARG_SETTER(flag, Flag)
+  DISTLINT_ARG_SETTER(sampler, Sampler)
+  DISTLINT_ARG_SETTER(numParams, NumParams)
+#undef DISTLINT_ARG_SETTER
 };
 
+/// One fact about one API name. A name may have several rows (one per role).
+///
+/// Name is the qualified name of a function, method, constructor
+/// ("c10d::TCPStore::TCPStore"), class, field or variable, without inline
+/// namespaces or template arguments. Environment variables are rows of the
+/// Std table named "env:<VAR>" (roles RankSource, WorldSizeSource,
+/// TimeoutKnob); use envVariable() to look them up.
+///
+/// Detail conventions:
+///  - c10d collectives: space-separated option fields that must agree across
+///    ranks ("rootRank rootTensor", "reduceOp");
+///  - TimeoutKnob env rows: the value that disables the timeout/abort ("0");
+///  - TimeoutConstant rows: "none" (waits forever), "default", "unset";
+///  - otherwise free text for messages.
 struct ApiEntry {
   Family Fam;
   Role TheRole;
   const char *Name; ///< Qualified name: "c10d::ProcessGroup::allreduce".
   ArgRoles Args;
-  const char *Detail = ""; ///< Free text: env var name, option field, ...
+  const char *Detail = ""; ///< See the conventions above.
 };
 
 llvm::ArrayRef<ApiEntry> c10dTable();
@@ -116,6 +186,15 @@ public:
   }
   /// Rows naming this class or one of its bases (types: ProcessGroupType...).
   const ApiEntry *findType(const clang::CXXRecordDecl *RD, Role R) const;
+  /// Row of role R for a field, static member, variable or enumerator
+  /// (TimeoutKnob "c10d::ProcessGroup::Options::timeout", TimeoutConstant
+  /// "c10d::Store::kNoTimeout", DeviceSelect "c10::kCUDA"). With
+  /// ObjectClass (the class the member is accessed through), a row naming
+  /// the member through that class or any of its bases matches too, so
+  /// "c10d::ProcessGroupNCCL::Options::timeout" matches opts->timeout.
+  const ApiEntry *findMember(const clang::NamedDecl *Member, Role R,
+                             const clang::CXXRecordDecl *ObjectClass =
+                                 nullptr) const;
   /// Rows by exact qualified name (for tests and fields like "timeout").
   std::vector<const ApiEntry *> byName(llvm::StringRef QualifiedName) const;
   /// All rows of a role.
@@ -131,12 +210,15 @@ private:
   void addRow(const ApiEntry &Row);
 };
 
-/// The row for an environment variable (rows named "env:NAME") with role R
-/// (RankSource or WorldSizeSource), or null. Defined in ApiIndex.cpp.
+/// The row for an environment variable (rows named "env:NAME", in the Std
+/// table) with role R, or null: RankSource (RANK, LOCAL_RANK,
+/// OMPI_COMM_WORLD_RANK, SLURM_PROCID...), WorldSizeSource (WORLD_SIZE...),
+/// TimeoutKnob (NCCL_ASYNC_ERROR_HANDLING...). Defined in ApiIndex.cpp.
 const ApiEntry *envVariable(llvm::StringRef Name, Role R);
 
 /// Qualified name without inline namespaces or template arguments.
 std::string qualifiedName(const clang::NamedDecl *D);
+
 
 } // namespace api
 } // namespace distlint

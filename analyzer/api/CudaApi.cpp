@@ -1,0 +1,50 @@
+//===- CudaApi.cpp - CUDA runtime ------------------------------------------===//
+#include "ApiTable.h"
+
+namespace distlint {
+namespace api {
+namespace {
+
+constexpr ArgRoles A;
+constexpr Family F = Family::Cuda;
+
+const ApiEntry Rows[] = {
+    // Explicit synchronization.
+    {F, Role::DeviceSync, "cudaDeviceSynchronize", A},
+    {F, Role::StreamSync, "cudaStreamSynchronize", A.stream(0)},
+    {F, Role::EventSync, "cudaEventSynchronize", A},
+
+    // Calls that block the host on queued device work. cudaMemcpy is
+    // synchronous; device-to-host (Flag = cudaMemcpyKind) also reads device
+    // data on the host.
+    {F, Role::HostWaitOnDevice, "cudaMemcpy",
+     A.out(0).send(1).count(2).flag(3)},
+    {F, Role::ImplicitSync, "cudaMemcpy", A.out(0).send(1).count(2).flag(3),
+     "when kind is cudaMemcpyDeviceToHost or cudaMemcpyDefault"},
+    // The cudaMemcpyKind values that copy device data to the host.
+    {F, Role::ImplicitSync, "cudaMemcpyDeviceToHost", A, "device to host"},
+    {F, Role::ImplicitSync, "cudaMemcpyDefault", A, "inferred direction"},
+    {F, Role::HostWaitOnDevice, "cudaMemset", A},
+    {F, Role::HostWaitOnDevice, "cudaFree", A,
+     "cudaFree synchronizes the device"},
+
+    // Device choice.
+    {F, Role::DeviceSelect, "cudaSetDevice", A},
+    {F, Role::UniformValue, "cudaGetDeviceCount", A.out(0)},
+    {F, Role::RankSource, "cudaGetDevice", A.out(0),
+     "current device (usually the local rank)"},
+
+    // Results that depend on timing.
+    {F, Role::LocalDataSource, "cudaStreamQuery", A.stream(0),
+     "completion state"},
+    {F, Role::LocalDataSource, "cudaEventQuery", A, "completion state"},
+    {F, Role::LocalDataSource, "cudaEventElapsedTime", A.out(0),
+     "local timing"},
+};
+
+} // namespace
+
+llvm::ArrayRef<ApiEntry> cudaTable() { return Rows; }
+
+} // namespace api
+} // namespace distlint

@@ -1,0 +1,136 @@
+//===- MpiApi.cpp - MPI-3 C API --------------------------------------------===//
+//
+// Count/DType/Root/Op are the arguments every rank must pass alike. The
+// v-variants (Gatherv, Scatterv, Allgatherv, Alltoallv, Reduce_scatter) take
+// per-rank counts by design, so their Count is left unset. Recv marks a buffer
+// that holds the same data on every rank afterwards; RecvVaries one whose
+// contents differ per rank (scatter, reduce at the root, scan, receives).
+//
+//===----------------------------------------------------------------------===//
+#include "ApiTable.h"
+
+namespace distlint {
+namespace api {
+namespace {
+
+constexpr ArgRoles A;
+constexpr Family F = Family::Mpi;
+
+// MPI_Reduce / MPI_Allreduce-shaped arguments.
+constexpr ArgRoles AllreduceArgs = A.send(0).recv(1).count(2).dtype(3).op(4);
+constexpr ArgRoles ScanArgs = A.send(0).recvVaries(1).count(2).dtype(3).op(4);
+// MPI_Gather / MPI_Allgather / MPI_Alltoall-shaped arguments.
+constexpr ArgRoles GatherArgs = A.send(0).count(1).dtype(2);
+constexpr ArgRoles SendArgs = A.send(0).count(1).dtype(2).peer(3).tag(4);
+constexpr ArgRoles RecvArgs = A.recvVaries(0).count(1).dtype(2).peer(3).tag(4);
+
+const ApiEntry Rows[] = {
+    // Blocking collectives.
+    {F, Role::Collective, "MPI_Barrier", A.comm(0)},
+    {F, Role::Collective, "MPI_Bcast",
+     A.send(0).recv(0).count(1).dtype(2).root(3).comm(4)},
+    {F, Role::Collective, "MPI_Reduce",
+     A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6)},
+    {F, Role::Collective, "MPI_Allreduce", AllreduceArgs.comm(5)},
+    {F, Role::Collective, "MPI_Gather", GatherArgs.recvVaries(3).root(6).comm(7)},
+    {F, Role::Collective, "MPI_Gatherv",
+     A.send(0).dtype(2).recvVaries(3).root(7).comm(8)},
+    {F, Role::Collective, "MPI_Scatter",
+     A.send(0).recvVaries(3).count(4).dtype(5).root(6).comm(7)},
+    {F, Role::Collective, "MPI_Scatterv",
+     A.send(0).recvVaries(4).dtype(6).root(7).comm(8)},
+    {F, Role::Collective, "MPI_Allgather", GatherArgs.recv(3).comm(6)},
+    {F, Role::Collective, "MPI_Allgatherv",
+     A.send(0).dtype(2).recv(3).comm(7)},
+    {F, Role::Collective, "MPI_Alltoall", GatherArgs.recvVaries(3).comm(6)},
+    {F, Role::Collective, "MPI_Alltoallv",
+     A.send(0).dtype(3).recvVaries(4).comm(8)},
+    {F, Role::Collective, "MPI_Reduce_scatter",
+     A.send(0).recvVaries(1).dtype(3).op(4).comm(5)},
+    {F, Role::Collective, "MPI_Reduce_scatter_block", ScanArgs.comm(5)},
+    {F, Role::Collective, "MPI_Scan", ScanArgs.comm(5)},
+    {F, Role::Collective, "MPI_Exscan", ScanArgs.comm(5)},
+
+    // Nonblocking collectives: collective at the call, completed by Wait.
+    {F, Role::Collective, "MPI_Ibarrier", A.comm(0).request(1)},
+    {F, Role::Collective, "MPI_Ibcast",
+     A.send(0).recv(0).count(1).dtype(2).root(3).comm(4).request(5)},
+    {F, Role::Collective, "MPI_Ireduce",
+     A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6).request(
+         7)},
+    {F, Role::Collective, "MPI_Iallreduce",
+     AllreduceArgs.comm(5).request(6)},
+    {F, Role::Collective, "MPI_Igather",
+     GatherArgs.recvVaries(3).root(6).comm(7).request(8)},
+    {F, Role::Collective, "MPI_Iscatter",
+     A.send(0).recvVaries(3).count(4).dtype(5).root(6).comm(7).request(8)},
+    {F, Role::Collective, "MPI_Iallgather",
+     GatherArgs.recv(3).comm(6).request(7)},
+    {F, Role::Collective, "MPI_Ialltoall",
+     GatherArgs.recvVaries(3).comm(6).request(7)},
+    {F, Role::Collective, "MPI_Ireduce_scatter_block",
+     ScanArgs.comm(5).request(6)},
+    {F, Role::Collective, "MPI_Iscan", ScanArgs.comm(5).request(6)},
+
+    // Communicator management is collective over the parent communicator.
+    {F, Role::Collective, "MPI_Comm_split", A.comm(0)},
+    {F, Role::Collective, "MPI_Comm_split_type", A.comm(0)},
+    {F, Role::Collective, "MPI_Comm_dup", A.comm(0)},
+    {F, Role::Collective, "MPI_Comm_create", A.comm(0)},
+    {F, Role::Collective, "MPI_Comm_free", A.comm(0)},
+    {F, Role::CommSplit, "MPI_Comm_split", A.comm(0).color(1).out(3)},
+    {F, Role::CommSplit, "MPI_Comm_split_type", A.comm(0).color(1).out(4)},
+    {F, Role::CommSplit, "MPI_Comm_dup", A.comm(0).out(1)},
+    {F, Role::CommSplit, "MPI_Comm_create", A.comm(0).out(2)},
+
+    // MPI_Init/MPI_Finalize are collective in the standard but are left out:
+    // every rank-conditional early exit would otherwise be reported a second
+    // time at MPI_Finalize (and leaving main without it is a job abort).
+
+    // Point-to-point.
+    {F, Role::PointToPoint, "MPI_Send", SendArgs.comm(5)},
+    {F, Role::PointToPoint, "MPI_Ssend", SendArgs.comm(5)},
+    {F, Role::PointToPoint, "MPI_Bsend", SendArgs.comm(5)},
+    {F, Role::PointToPoint, "MPI_Rsend", SendArgs.comm(5)},
+    {F, Role::PointToPoint, "MPI_Recv", RecvArgs.comm(5)},
+    {F, Role::PointToPoint, "MPI_Isend", SendArgs.comm(5).request(6)},
+    {F, Role::PointToPoint, "MPI_Issend", SendArgs.comm(5).request(6)},
+    {F, Role::PointToPoint, "MPI_Irecv", RecvArgs.comm(5).request(6)},
+    {F, Role::PointToPoint, "MPI_Sendrecv",
+     SendArgs.recvVaries(5).comm(10)},
+    {F, Role::PointToPoint, "MPI_Sendrecv_replace",
+     SendArgs.recvVaries(0).comm(7)},
+    {F, Role::PointToPoint, "MPI_Probe", A.peer(0).tag(1).comm(2)},
+    {F, Role::PointToPoint, "MPI_Iprobe", A.peer(0).tag(1).comm(2)},
+
+    // Completion.
+    {F, Role::Wait, "MPI_Wait", A.request(0)},
+    {F, Role::Wait, "MPI_Waitall", A.request(1)},
+    {F, Role::Wait, "MPI_Waitany", A.request(1)},
+
+    // Rank and size.
+    {F, Role::RankSource, "MPI_Comm_rank", A.comm(0).out(1)},
+    {F, Role::RankSource, "MPI_Group_rank", A.out(1)},
+    {F, Role::WorldSizeSource, "MPI_Comm_size", A.comm(0).out(1)},
+    {F, Role::WorldSizeSource, "MPI_Group_size", A.out(1)},
+
+    // Values that differ per rank without a rank id: timing, completion
+    // state, host names.
+    {F, Role::LocalDataSource, "MPI_Wtime", A, "local clock"},
+    {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0),
+     "host name"},
+    {F, Role::LocalDataSource, "MPI_Test", A.out(1), "completion state"},
+    {F, Role::LocalDataSource, "MPI_Testall", A.out(2), "completion state"},
+    {F, Role::LocalDataSource, "MPI_Iprobe", A.out(3), "message arrival"},
+    {F, Role::LocalDataSource, "MPI_Waitany", A.out(2), "completion order"},
+    {F, Role::UniformValue, "MPI_Wtick", A},
+
+    {F, Role::FailStop, "MPI_Abort", A.comm(0)},
+};
+
+} // namespace
+
+llvm::ArrayRef<ApiEntry> mpiTable() { return Rows; }
+
+} // namespace api
+} // namespace distlint

@@ -1,0 +1,152 @@
+//===- TorchApi.cpp - LibTorch tensors, training, devices, data loading ---===//
+//
+// Names are where LibTorch declares them: at::Tensor (torch::Tensor) methods
+// on at::Tensor or at::TensorBase, device names in c10 (torch::Device is
+// c10::Device, torch::kCUDA is c10::kCUDA), factories in torch:: and at::.
+//
+//===----------------------------------------------------------------------===//
+#include "ApiTable.h"
+
+namespace distlint {
+namespace api {
+namespace {
+
+constexpr ArgRoles A;
+constexpr Family F = Family::Torch;
+
+const ApiEntry Rows[] = {
+    // Explicit synchronization.
+    {F, Role::DeviceSync, "torch::cuda::synchronize", A},
+    {F, Role::DeviceSync, "c10::cuda::device_synchronize", A},
+    {F, Role::StreamSync, "c10::cuda::CUDAStream::synchronize", A},
+    {F, Role::StreamSync, "c10::cuda::stream_synchronize", A.stream(0)},
+    {F, Role::EventSync, "at::cuda::CUDAEvent::synchronize", A},
+
+    // Implicit synchronization: the host reads device data.
+    {F, Role::ImplicitSync, "at::Tensor::item", A},
+    {F, Role::ImplicitSync, "at::Tensor::cpu", A},
+    {F, Role::ImplicitSync, "at::Tensor::to", A,
+     "when the target device is the CPU"},
+    {F, Role::ImplicitSync, "at::TensorBase::to", A,
+     "when the target device is the CPU"},
+    {F, Role::ImplicitSync, "at::Tensor::is_nonzero", A},
+    {F, Role::ImplicitSync, "at::Tensor::equal", A},
+    {F, Role::ImplicitSync, "at::Tensor::allclose", A},
+    {F, Role::ImplicitSync, "at::equal", A},
+    {F, Role::ImplicitSync, "at::allclose", A},
+    {F, Role::ImplicitSync, "at::operator<<", A, "printing a tensor"},
+    {F, Role::ImplicitSync, "at::print", A, "printing a tensor"},
+
+    // Host reads of tensor values: rank-local data unless made uniform.
+    {F, Role::TensorRead, "at::Tensor::item", A},
+    {F, Role::TensorRead, "at::TensorBase::data_ptr", A},
+    {F, Role::TensorRead, "at::Tensor::is_nonzero", A},
+    {F, Role::TensorRead, "at::Tensor::equal", A},
+    {F, Role::TensorRead, "at::Tensor::allclose", A},
+    {F, Role::TensorRead, "at::equal", A},
+    {F, Role::TensorRead, "at::allclose", A},
+
+    // Tensor shape and metadata: the same on every rank when the tensor's
+    // shape is, whatever its values.
+    {F, Role::ShapeQuery, "at::TensorBase::numel", A},
+    {F, Role::ShapeQuery, "at::TensorBase::size", A},
+    {F, Role::ShapeQuery, "at::TensorBase::sizes", A},
+    {F, Role::ShapeQuery, "at::TensorBase::dim", A},
+    {F, Role::ShapeQuery, "at::TensorBase::ndimension", A},
+    {F, Role::ShapeQuery, "at::TensorBase::nbytes", A},
+    {F, Role::ShapeQuery, "at::TensorBase::element_size", A},
+    {F, Role::ShapeQuery, "at::TensorBase::scalar_type", A},
+    {F, Role::ShapeQuery, "at::TensorBase::device", A},
+    {F, Role::ShapeQuery, "at::TensorBase::is_cuda", A},
+    {F, Role::ShapeQuery, "at::TensorBase::is_cpu", A},
+    {F, Role::ShapeQuery, "at::TensorBase::defined", A},
+    {F, Role::ShapeQuery, "c10::ArrayRef::size", A},
+
+    // Training steps.
+    {F, Role::TrainingStep, "at::Tensor::backward", A, "backward pass"},
+    {F, Role::TrainingStep, "torch::autograd::backward", A, "backward pass"},
+    {F, Role::TrainingStep, "torch::optim::Optimizer::step", A,
+     "optimizer step"},
+    {F, Role::TrainingStep, "torch::nn::Module::forward", A,
+     "module forward"},
+    {F, Role::TrainingStep, "torch::nn::ModuleHolder::operator()", A,
+     "module forward"},
+
+    // Random values: each rank draws its own.
+    {F, Role::LocalDataSource, "torch::rand", A, "random tensor"},
+    {F, Role::LocalDataSource, "torch::randn", A, "random tensor"},
+    {F, Role::LocalDataSource, "torch::randint", A, "random tensor"},
+    {F, Role::LocalDataSource, "torch::randperm", A, "random tensor"},
+    {F, Role::LocalDataSource, "torch::rand_like", A, "random tensor"},
+    {F, Role::LocalDataSource, "torch::randn_like", A, "random tensor"},
+    {F, Role::LocalDataSource, "torch::randint_like", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::rand", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::randn", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::randint", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::randperm", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::rand_like", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::randn_like", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::randint_like", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::normal", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::bernoulli", A, "random tensor"},
+    // In-place random fills make the receiver rank-local.
+    {F, Role::LocalDataSource, "at::Tensor::uniform_", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::Tensor::normal_", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::Tensor::random_", A, "random tensor"},
+    {F, Role::LocalDataSource, "at::Tensor::bernoulli_", A, "random tensor"},
+
+    // Device choice. A device chosen at run time counts as possibly CUDA.
+    {F, Role::DeviceSelect, "c10::Device::Device", A},
+    {F, Role::DeviceSelect, "c10::kCUDA", A, "CUDA"},
+    {F, Role::DeviceSelect, "c10::DeviceType::CUDA", A, "CUDA"},
+    {F, Role::DeviceSelect, "c10::kCPU", A, "CPU"},
+    {F, Role::DeviceSelect, "c10::DeviceType::CPU", A, "CPU"},
+    {F, Role::DeviceSelect, "at::Tensor::cuda", A, "CUDA"},
+    {F, Role::DeviceSelect, "c10::cuda::set_device", A, "CUDA"},
+    {F, Role::DeviceSelect, "c10::cuda::CUDAGuard::CUDAGuard", A, "CUDA"},
+    {F, Role::DeviceSelect, "torch::cuda::is_available", A, "runtime choice"},
+    {F, Role::UniformValue, "torch::cuda::is_available", A},
+    {F, Role::UniformValue, "torch::cuda::device_count", A},
+    {F, Role::UniformValue, "c10::cuda::device_count", A},
+
+    // Samplers. Constructor rows give argument positions: (size,
+    // num_replicas, rank, allow_duplicates) for the distributed ones.
+    {F, Role::SamplerType, "torch::data::samplers::DistributedRandomSampler",
+     A.count(0).worldSize(1).rank(2).flag(3), "distributed, shuffled"},
+    {F, Role::SamplerType,
+     "torch::data::samplers::DistributedSequentialSampler",
+     A.count(0).worldSize(1).rank(2).flag(3), "distributed, sequential"},
+    {F, Role::SamplerType, "torch::data::samplers::DistributedSampler",
+     A.count(0).worldSize(1).rank(2).flag(3), "distributed"},
+    {F, Role::SamplerType, "torch::data::samplers::RandomSampler", A.count(0),
+     "shuffled"},
+    {F, Role::SamplerType, "torch::data::samplers::SequentialSampler",
+     A.count(0), "sequential"},
+    {F, Role::SamplerType,
+     "torch::data::samplers::DistributedRandomSampler::"
+     "DistributedRandomSampler",
+     A.count(0).worldSize(1).rank(2).flag(3), "distributed, shuffled"},
+    {F, Role::SamplerType,
+     "torch::data::samplers::DistributedSequentialSampler::"
+     "DistributedSequentialSampler",
+     A.count(0).worldSize(1).rank(2).flag(3), "distributed, sequential"},
+    {F, Role::SetEpoch, "torch::data::samplers::DistributedSampler::set_epoch",
+     A.value(0)},
+
+    // Data loaders. make_data_loader copies the sampler; the 2-argument form
+    // builds Sampler(dataset.size()) itself.
+    {F, Role::DataLoaderFactory, "torch::data::make_data_loader",
+     A.sampler(1).options(2).numParams(3), "sampler copied by value"},
+    {F, Role::DataLoaderFactory, "torch::data::make_data_loader",
+     A.options(1).numParams(2),
+     "sampler built as Sampler(dataset.size()): one replica, rank 0"},
+    {F, Role::DataLoaderIterate, "torch::data::DataLoaderBase::begin", A,
+     "resets (reshuffles) the loader's sampler copy"},
+};
+
+} // namespace
+
+llvm::ArrayRef<ApiEntry> torchTable() { return Rows; }
+
+} // namespace api
+} // namespace distlint

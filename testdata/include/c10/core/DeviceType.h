@@ -1,0 +1,41 @@
+// distlint test declarations: c10::DeviceType and its k-constants.
+#pragma once
+#include <c10/macros/Macros.h>
+#include <cstdint>
+
+namespace c10 {
+
+enum class DeviceType : int8_t {
+  CPU = 0,
+  CUDA = 1,
+  MKLDNN = 2,
+  OPENGL = 3,
+  OPENCL = 4,
+  IDEEP = 5,
+  HIP = 6,
+  FPGA = 7,
+  ORT = 8,
+  XLA = 9,
+  Vulkan = 10,
+  Metal = 11,
+  XPU = 12,
+  MPS = 13,
+  Meta = 14,
+  HPU = 15,
+  VE = 16,
+  Lazy = 17,
+  IPU = 18,
+};
+
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+constexpr DeviceType kHIP = DeviceType::HIP;
+constexpr DeviceType kMPS = DeviceType::MPS;
+constexpr DeviceType kMeta = DeviceType::Meta;
+constexpr DeviceType kXPU = DeviceType::XPU;
+
+} // namespace c10
+
+namespace torch {
+using c10::DeviceType;
+}

@@ -1,0 +1,3 @@
+// distlint test declarations: forwards to <torch/data.h>.
+#pragma once
+#include <torch/data.h>
