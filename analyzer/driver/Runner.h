@@ -15,6 +15,7 @@
 #pragma once
 
 #include "Finding.h"
+#include "report/Output.h"
 
 #include <functional>
 #include <map>
@@ -96,6 +97,14 @@ resolveCompileCommands(const std::vector<std::string> &Files,
                        std::vector<FileError> &FileErrors,
                        std::vector<std::string> &Fatal);
 
+/// Counters for the CLI's summary line.
+struct RunStats {
+  unsigned TranslationUnits = 0;
+  unsigned SuppressedByNoLint = 0;
+  unsigned RemovedByBaseline = 0;
+  unsigned RemovedByFilters = 0; ///< --line-filter and --diff.
+};
+
 /// The whole pipeline: resolve commands, parse and analyze each TU (in
 /// parallel), convert findings (NOLINT, system headers, fingerprints,
 /// per-rule severities), then apply line filter, --diff and baseline.
@@ -106,7 +115,15 @@ resolveCompileCommands(const std::vector<std::string> &Files,
 /// must exit with status 2. Thread-safe: may be called concurrently.
 AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
                             const DriverOptions &Opts,
-                            std::vector<std::string> *Errors);
+                            std::vector<std::string> *Errors,
+                            RunStats *Stats = nullptr);
+
+/// Tool version ("0.1.0").
+const char *toolVersion();
+
+/// Output options every front end uses: project root, version, SARIF rule
+/// descriptions (summaries and embedded doc pages).
+OutputOptions outputOptionsFor(const DriverOptions &Opts);
 
 /// The Clang resource directory analyzeFiles injects (for tests, --version).
 std::string findResourceDir(const DriverOptions &Opts);

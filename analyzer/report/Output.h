@@ -10,12 +10,21 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <vector>
 
 namespace distlint {
 
 enum class OutputFormat { Text, Json, Sarif };
 /// "text" / "json" / "sarif"; false on anything else.
 bool parseOutputFormat(const std::string &Text, OutputFormat &Out);
+
+/// What SARIF says about a rule (tool.driver.rules[]).
+struct RuleDescription {
+  std::string Id;
+  std::string Summary;     ///< shortDescription: one line.
+  std::string Description; ///< fullDescription: a paragraph.
+  std::string HelpMarkdown; ///< help: the rule's doc page.
+};
 
 struct OutputOptions {
   /// Paths in JSON/SARIF and baselines are made relative to this (SARIF
@@ -24,6 +33,9 @@ struct OutputOptions {
   /// ANSI colors in text output (only when writing to a terminal).
   bool Color = false;
   std::string ToolVersion;
+  /// Rules listed in SARIF, in this order (findings of other rule ids get
+  /// an entry with their id only).
+  std::vector<RuleDescription> Rules;
 };
 
 /// `path:line:col: warning: message [rule]` then `path:line:col: note: ...`;

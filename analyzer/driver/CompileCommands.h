@@ -1,0 +1,55 @@
+//===- CompileCommands.h - Finding and cleaning compile commands -*- C++ -*-===//
+#pragma once
+
+#include "Runner.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+/// Makes a GCC (or other compiler's) command line acceptable to Clang 19:
+/// drops a compiler launcher (ccache...), arguments Clang's driver does not
+/// know (-fconcepts-diagnostics-depth=, -fanalyzer, ...), -Werror and
+/// -pedantic-errors, PCH flags, and adds Args before/after as clang-tidy's
+/// --extra-arg-before/--extra-arg do, the resource directory and flags that
+/// keep GCC-only warning names quiet.
+std::vector<std::string>
+cleanCommandLine(std::vector<std::string> Argv, const std::string &ResourceDir,
+                 bool OverrideResourceDir,
+                 const std::vector<std::string> &ExtraBefore,
+                 const std::vector<std::string> &ExtraAfter);
+
+/// Loads compilation databases once per directory. Thread-safe.
+class DatabaseCache {
+public:
+  /// compile_commands.json (or compile_flags.txt) in Dir or its parents.
+  /// Null + Error if none or a malformed one is found (Found tells which:
+  /// Found && !DB means the file exists but could not be loaded).
+  const clang::tooling::CompilationDatabase *
+  findUpward(const std::string &Dir, std::string &Error, bool &Found,
+             std::string *DatabaseDir = nullptr);
+  /// The database in exactly Dir, or null (Error set if malformed).
+  const clang::tooling::CompilationDatabase *
+  loadDir(const std::string &Dir, std::string &Error, bool &Found);
+
+private:
+  struct Entry {
+    std::unique_ptr<clang::tooling::CompilationDatabase> DB;
+    bool Found = false;
+    std::string Error;
+  };
+  std::mutex Mutex;
+  std::map<std::string, Entry> ByDir;
+};
+
+/// build*/ directories of the current directory holding a database,
+/// sorted by name.
+std::vector<std::string> buildDirsOfCwd();
+
+} // namespace distlint

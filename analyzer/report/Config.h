@@ -1,0 +1,84 @@
+//===- Config.h - .distlint.yaml configuration files ------------*- C++ -*-===//
+//
+// Like .clang-tidy: the nearest `.distlint.yaml` walking up from a source
+// file's directory applies to that translation unit (`--config <file>`
+// replaces the lookup). YAML, so JSON works too. Keys:
+//
+//   Rules: '-*,distlint-rank-divergent-*'   # glob list (string or sequence)
+//   Severities:                             # per rule: note|warning|error
+//     distlint-stray-device-sync: error
+//   RankSources: [mylib::Comm::rank]        # functions returning the rank
+//   WorldSizeSources: [mylib::Comm::size]   # functions returning world size
+//   CollectiveWrappers: [mylib::sync_all]   # functions every rank must call
+//   InheritParentConfig: true               # also apply the parent's file
+//
+// With InheritParentConfig, the parent directory's config applies first and
+// this file's values are added on top (globs appended, severities
+// overridden, lists concatenated).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Finding.h"
+#include "api/ApiTable.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+inline constexpr const char *ConfigFileName = ".distlint.yaml";
+
+struct DistlintConfig {
+  /// Glob lists, applied in order after the default "distlint-*".
+  std::vector<std::string> RuleGlobs;
+  std::map<std::string, Severity> Severities;
+  api::UserApi User;
+  /// Files that contributed, outermost first (for messages).
+  std::vector<std::string> Files;
+
+  /// Merge Child on top of this config.
+  void append(const DistlintConfig &Child);
+  /// Is Rule enabled after the default, these globs and then ExtraGlobs
+  /// (the --rules option)?
+  bool ruleEnabled(llvm::StringRef Rule, llvm::StringRef ExtraGlobs) const;
+  Severity severityOf(llvm::StringRef Rule) const;
+};
+
+/// Parses one config file's text. On error returns false with a one-line
+/// Error naming FileName (and the line when known).
+bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
+                 DistlintConfig &Out, bool &InheritParent, std::string &Error);
+
+/// Finds and caches configs per directory. Thread-safe.
+class ConfigResolver {
+public:
+  /// ExplicitFile: --config; empty = per-directory lookup.
+  explicit ConfigResolver(std::string ExplicitFile = "");
+  /// The config that applies to SourceFile (absolute). False + Error on an
+  /// unreadable or malformed file.
+  bool configFor(llvm::StringRef SourceFile, DistlintConfig &Out,
+                 std::string &Error);
+
+private:
+  bool configForDir(llvm::StringRef Dir, DistlintConfig &Out,
+                    std::string &Error);
+  bool load(llvm::StringRef Path, DistlintConfig &Out, bool &Inherit,
+            std::string &Error);
+
+  std::string ExplicitFile;
+  std::mutex Mutex;
+  struct Entry {
+    bool Ok;
+    DistlintConfig Config;
+    std::string Error;
+  };
+  std::map<std::string, Entry> ByDir;
+};
+
+} // namespace distlint

@@ -1,0 +1,182 @@
+//===- FindingCollector.cpp -----------------------------------------------===//
+#include "report/FindingCollector.h"
+#include "report/Fingerprint.h"
+#include "report/Paths.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace distlint {
+
+FindingCollector::FindingCollector(CollectorOptions O) : Opts(std::move(O)) {}
+FindingCollector::~FindingCollector() = default;
+
+bool FindingCollector::isUserFile(llvm::StringRef Path) const {
+  if (!Opts.ProjectRoot.empty() && isUnder(Path, Opts.ProjectRoot))
+    return true;
+  // Headers installed by the system or a package manager are not the
+  // user's code even when included with -I instead of -isystem.
+  for (llvm::StringRef Prefix : {"/usr", "/opt", "/nix/store"})
+    if (isUnder(Path, Prefix))
+      return false;
+  return true;
+}
+
+FileSuppressions &
+FindingCollector::suppressionsFor(FileID FID, const SourceManager &SM) {
+  auto &Slot = NoLints[FID];
+  if (!Slot) {
+    bool Invalid = false;
+    llvm::StringRef Buffer = SM.getBufferData(FID, &Invalid);
+    Slot = std::make_unique<FileSuppressions>(Invalid ? llvm::StringRef()
+                                                      : Buffer);
+  }
+  return *Slot;
+}
+
+bool FindingCollector::isSuppressed(SourceLocation Loc, llvm::StringRef Rule,
+                                    const SourceManager &SM) {
+  // Like clang-tidy: look at the spelling location, then walk up the macro
+  // expansion chain, so a NOLINT at the macro use or in its definition works.
+  while (Loc.isValid()) {
+    auto [FID, Offset] = SM.getDecomposedSpellingLoc(Loc);
+    if (SM.getFileEntryRefForID(FID) &&
+        suppressionsFor(FID, SM).suppresses(Offset, Rule))
+      return true;
+    if (!Loc.isMacroID())
+      return false;
+    Loc = SM.getImmediateExpansionRange(Loc).getBegin();
+  }
+  return false;
+}
+
+bool FindingCollector::toLocation(SourceLocation Loc, const SourceManager &SM,
+                                  Location &Out) const {
+  if (Loc.isInvalid())
+    return false;
+  SourceLocation Exp = SM.getExpansionLoc(Loc);
+  FileID FID = SM.getFileID(Exp);
+  OptionalFileEntryRef File = SM.getFileEntryRefForID(FID);
+  if (!File)
+    return false; // <built-in>, <scratch space>, command line
+  llvm::SmallString<256> Path(File->getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  Out.File = normalizePath(Path);
+  Out.Line = SM.getExpansionLineNumber(Exp);
+  Out.Column = SM.getExpansionColumnNumber(Exp);
+  return true;
+}
+
+namespace {
+/// Innermost function definition in DC whose source range holds Loc.
+const FunctionDecl *findEnclosing(const DeclContext *DC, SourceLocation Loc,
+                                  const SourceManager &SM) {
+  for (const Decl *D : DC->decls()) {
+    SourceRange R = D->getSourceRange();
+    if (R.isInvalid())
+      continue;
+    SourceLocation Begin = SM.getExpansionLoc(R.getBegin());
+    SourceLocation End = SM.getExpansionRange(R.getEnd()).getEnd();
+    if (SM.getFileID(Begin) != SM.getFileID(Loc) ||
+        !SM.isPointWithin(Loc, Begin, End))
+      continue;
+    if (const auto *T = dyn_cast<TemplateDecl>(D))
+      D = T->getTemplatedDecl();
+    if (!D)
+      continue;
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      return FD;
+    if (const auto *Inner = dyn_cast<DeclContext>(D))
+      if (const FunctionDecl *FD = findEnclosing(Inner, Loc, SM))
+        return FD;
+  }
+  return nullptr;
+}
+} // namespace
+
+std::string
+FindingCollector::enclosingFunctionName(SourceLocation ExpansionLoc) const {
+  if (!AST)
+    return "";
+  const FunctionDecl *FD = findEnclosing(AST->getTranslationUnitDecl(),
+                                         ExpansionLoc, AST->getSourceManager());
+  if (!FD)
+    return "";
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  FD->printQualifiedName(OS);
+  return Name;
+}
+
+void FindingCollector::addFinding(Finding F, SourceLocation ExpansionLoc,
+                                  const SourceManager &SM) {
+  bool Invalid = false;
+  auto [FID, Offset] = SM.getDecomposedLoc(ExpansionLoc);
+  llvm::StringRef Buffer = SM.getBufferData(FID, &Invalid);
+  llvm::StringRef Line;
+  if (!Invalid && Offset <= Buffer.size()) {
+    size_t Start = Buffer.find_last_of('\n', Offset);
+    Start = Start == llvm::StringRef::npos ? 0 : Start + 1;
+    Line = Buffer.slice(Start, Buffer.find('\n', Offset));
+  }
+  F.Fingerprint =
+      fingerprintKey(F.Rule, relativeToRoot(F.Loc.File, Opts.ProjectRoot),
+                     Line, enclosingFunctionName(ExpansionLoc));
+  Findings.push_back(std::move(F));
+}
+
+void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
+  if (Raw.Loc.isInvalid())
+    return;
+  SourceLocation Exp = SM.getExpansionLoc(Raw.Loc);
+  if (SM.isInSystemHeader(Exp))
+    return;
+  Finding F;
+  if (!toLocation(Raw.Loc, SM, F.Loc) || !isUserFile(F.Loc.File))
+    return;
+  if (isSuppressed(Raw.Loc, Raw.Rule, SM)) {
+    ++Suppressed;
+    return;
+  }
+  F.Rule = std::move(Raw.Rule);
+  F.Sev = Opts.SeverityOf ? Opts.SeverityOf(F.Rule) : Severity::Warning;
+  F.Message = std::move(Raw.Message);
+  for (RawNote &N : Raw.Notes) {
+    Note Out;
+    if (!toLocation(N.Loc, SM, Out.Loc))
+      continue;
+    Out.Message = std::move(N.Message);
+    F.Notes.push_back(std::move(Out));
+  }
+  addFinding(std::move(F), Exp, SM);
+}
+
+void FindingCollector::finishTranslationUnit(const SourceManager &SM) {
+  suppressionsFor(SM.getMainFileID(), SM);
+  // Iterate in a fixed order: DenseMap order depends on FileID values only,
+  // but sorting afterwards keeps the output independent of it anyway.
+  for (auto &[FID, Supp] : NoLints) {
+    if (Supp->unmatched().empty() || !SM.getFileEntryRefForID(FID))
+      continue;
+    for (const NoLintToken &T : Supp->unmatched()) {
+      SourceLocation Loc = SM.getComposedLoc(FID, T.Offset);
+      if (SM.isInSystemHeader(Loc))
+        continue;
+      Finding F;
+      if (!toLocation(Loc, SM, F.Loc) || !isUserFile(F.Loc.File))
+        continue;
+      F.Rule = NoLintErrorRule;
+      F.Sev = Severity::Error;
+      F.Message = FileSuppressions::unmatchedMessage(T);
+      addFinding(std::move(F), Loc, SM);
+    }
+  }
+  NoLints.clear();
+}
+
+} // namespace distlint

@@ -1,0 +1,80 @@
+//===- FindingCollector.h - The standalone driver's DiagnosticSink -*- C++ -*-===//
+//
+// Turns RawFindings (Clang locations) into Findings (plain data) while the
+// AST and source buffers are still alive:
+//   - locations become expansion locations with absolute normalized paths,
+//   - findings in system headers or third-party files are dropped,
+//   - NOLINT comments are honoured (report/Suppressions.h), including in
+//     macro definitions up the expansion chain, like clang-tidy,
+//   - the per-rule severity is applied and the fingerprint key computed.
+// One collector per translation unit; not thread-safe.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Rule.h"
+#include "report/Suppressions.h"
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace distlint {
+
+struct CollectorOptions {
+  /// Root for fingerprint paths; files under it are always user code.
+  std::string ProjectRoot;
+  /// Severity of each rule's findings; default: warning.
+  std::function<Severity(llvm::StringRef Rule)> SeverityOf;
+};
+
+class FindingCollector : public DiagnosticSink {
+public:
+  explicit FindingCollector(CollectorOptions Opts);
+  ~FindingCollector() override;
+
+  /// Lets fingerprints use the enclosing function's name. Optional.
+  void setASTContext(const clang::ASTContext *Ctx) { AST = Ctx; }
+
+  void report(RawFinding F, const clang::SourceManager &SM) override;
+
+  /// Reports unmatched NOLINTBEGIN/NOLINTEND in the main file and in every
+  /// file a finding was checked against. Call once, before the
+  /// SourceManager dies.
+  void finishTranslationUnit(const clang::SourceManager &SM);
+
+  std::vector<Finding> takeFindings() { return std::move(Findings); }
+  unsigned suppressedCount() const { return Suppressed; }
+
+  /// Is this (absolute, normalized) path user code rather than an installed
+  /// third-party header? Files under the project root always are.
+  bool isUserFile(llvm::StringRef Path) const;
+
+private:
+  bool isSuppressed(clang::SourceLocation Loc, llvm::StringRef Rule,
+                    const clang::SourceManager &SM);
+  FileSuppressions &suppressionsFor(clang::FileID FID,
+                                    const clang::SourceManager &SM);
+  bool toLocation(clang::SourceLocation Loc, const clang::SourceManager &SM,
+                  Location &Out) const;
+  std::string enclosingFunctionName(clang::SourceLocation ExpansionLoc) const;
+  void addFinding(Finding F, clang::SourceLocation ExpansionLoc,
+                  const clang::SourceManager &SM);
+
+  CollectorOptions Opts;
+  const clang::ASTContext *AST = nullptr;
+  llvm::DenseMap<clang::FileID, std::unique_ptr<FileSuppressions>> NoLints;
+  std::vector<Finding> Findings;
+  unsigned Suppressed = 0;
+};
+
+} // namespace distlint

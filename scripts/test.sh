@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test:  bash scripts/test.sh [ctest args...]
+#   BUILD_DIR=<dir>    build directory (default: build/)
+#   JOBS=<n>           build and test parallelism (default: 2)
+#   DISTLINT_HEAVY=1   also run the heavier suites (tests read it from the env)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+jobs="${JOBS:-2}"
+
+bash "$root/scripts/setup.sh"
+# The SARIF test validates with Microsoft's multitool; install it once here so
+# parallel tests do not race (the test skips clearly if npm is unreachable).
+bash "$root/scripts/install-sarif-multitool.sh" >/dev/null || true
+
+cmake -S "$root" -B "$build" -G Ninja
+cmake --build "$build" -j "$jobs"
+cd "$build"
+ctest --output-on-failure -j "$jobs" "$@"

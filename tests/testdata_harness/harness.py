@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Runs distlint on one testdata program and compares with its annotations.
+
+Annotations (on the line they talk about, usually in a comment):
+  // expect: rule-a, rule-b        findings of these rules on this line
+  // expect@+N: rule  / expect@-N:  a finding N lines below / above
+  // expect-note: <text>            a note on this line whose message contains <text>
+  // expect-note@+N: <text>         ... N lines below (or @-N above)
+  // distlint-args: <flags>         extra compile flags (after the defaults)
+Default flags: -std=c++17 -I<repo>/testdata/include.
+
+Fails on any missing or extra finding (rule and line, counted), any missing
+note, a compiler error, or an unexpected exit status.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+EXPECT = re.compile(r"//.*?\bexpect(?:@([+-]\d+))?:\s*(.+?)\s*$")
+EXPECT_NOTE = re.compile(r"\bexpect-note(?:@([+-]\d+))?:\s*(.+?)\s*$")
+ARGS = re.compile(r"\bdistlint-args:\s*(.*?)\s*$")
+RULE_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+class Expectations:
+    def __init__(self):
+        self.findings = collections.Counter()  # (line, rule) -> count
+        self.notes = []                         # (line, text, source line)
+        self.args = []
+        self.problems = []
+
+
+def parse(path):
+    ex = Expectations()
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    for number, text in enumerate(lines, start=1):
+        m = ARGS.search(text)
+        if m:
+            ex.args += shlex.split(m.group(1))
+        m = EXPECT_NOTE.search(text)
+        if m:
+            line = number + int(m.group(1) or 0)
+            ex.notes.append((line, m.group(2), number))
+            text = text[:m.start()]
+        m = EXPECT.search(text)
+        if m:
+            line = number + int(m.group(1) or 0)
+            for rule in m.group(2).split(","):
+                rule = rule.strip()
+                if not RULE_ID.match(rule):
+                    ex.problems.append(f"line {number}: bad rule id {rule!r} in expect:")
+                    continue
+                ex.findings[(line, rule)] += 1
+    return ex
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--distlint", required=True)
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("file")
+    a = ap.parse_args()
+    path = os.path.realpath(a.file)
+    ex = parse(path)
+    if ex.problems:
+        print("\n".join(ex.problems))
+        return 1
+    flags = ["-std=c++17", "-I" + os.path.join(a.repo, "testdata", "include")] + ex.args
+    cmd = [a.distlint, "--format=json", "--quiet", "-j", "1", path, "--"] + flags
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=a.timeout)
+    except subprocess.TimeoutExpired:
+        print(f"distlint timed out after {a.timeout}s: {shlex.join(cmd)}")
+        return 1
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        print(f"distlint exit {p.returncode}, no JSON output:\n{p.stdout}\n{p.stderr}")
+        return 1
+
+    failures = []
+    for e in doc.get("errors", []):
+        failures.append(f"compile error: {e['file']}: {e['message']}")
+    actual = collections.Counter()
+    notes_by_line = collections.defaultdict(list)
+    rel = os.path.relpath(path, a.repo)
+    for f in doc["findings"]:
+        if os.path.realpath(f["file"]) != path:
+            failures.append(f"extra finding in another file: {f['file']}:{f['line']}: "
+                            f"{f['message']} [{f['rule']}]")
+            continue
+        actual[(f["line"], f["rule"])] += 1
+        for n in f.get("notes", []):
+            if os.path.realpath(n["file"]) == path:
+                notes_by_line[n["line"]].append(n["message"])
+
+    for key in sorted(set(actual) | set(ex.findings)):
+        line, rule = key
+        have, want = actual[key], ex.findings[key]
+        if have < want:
+            failures.append(f"missing: {rel}:{line}: [{rule}]" +
+                            (f" ({want} expected, {have} reported)" if want > 1 else ""))
+        elif have > want:
+            msgs = [f["message"] for f in doc["findings"]
+                    if f["line"] == line and f["rule"] == rule]
+            failures.append(f"extra: {rel}:{line}: [{rule}] {msgs[0]}" +
+                            (f" ({have} reported, {want} expected)" if want else ""))
+    for line, text, source in ex.notes:
+        if not any(text in m for m in notes_by_line[line]):
+            failures.append(f"missing note at {rel}:{line} containing {text!r} "
+                            f"(expect-note on line {source}); notes there: "
+                            f"{notes_by_line[line]}")
+
+    want_rc = 2 if doc.get("errors") else (1 if doc["findings"] else 0)
+    if p.returncode != want_rc:
+        failures.append(f"exit status {p.returncode}, expected {want_rc}; stderr:\n{p.stderr}")
+    if failures:
+        print(f"{rel}: {len(failures)} problem(s)\n  " + "\n  ".join(failures))
+        print("command: " + shlex.join(cmd))
+        return 1
+    print(f"{rel}: {sum(ex.findings.values())} expected finding(s) reported, "
+          f"{len(ex.notes)} note(s) checked")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
