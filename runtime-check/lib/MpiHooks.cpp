@@ -379,17 +379,18 @@ void abortMpi(CommState *C) {
 
 __attribute__((constructor)) void registerMpiAbort() { setAbortHandler(Api::Mpi, abortMpi); }
 
-void afterInit(int R) {
+void afterInit(int R, void *HookFrame) {
   if (failed(R) || insideHook())
     return;
   HookScope Guard;
+  CallSite Site;
+  captureCallSite(HookFrame, Site);
   int Rank, Size;
   rankAndSize(worldComm(), Rank, Size);
   setGlobalRank(Rank, Size);
   if (!findComm(Api::Mpi, uintptr_t(worldComm()))) {
     CommState *C = addComm(Api::Mpi, uintptr_t(worldComm()), kWorldId, Rank, Size);
-    CallSite None;
-    recordCommCreate(C, OpCode::MpiInit, 0, 0, None, R);
+    recordCommCreate(C, OpCode::MpiInit, 0, 0, Site, R);
   }
 }
 
@@ -443,7 +444,7 @@ DLRT_HOOK int MPI_Init(int *Argc, char ***Argv) {
     HookScope Guard;
     R = Real(Argc, Argv);
   }
-  afterInit(R);
+  afterInit(R, FRAME);
   return R;
 }
 
@@ -455,7 +456,7 @@ DLRT_HOOK int MPI_Init_thread(int *Argc, char ***Argv, int Required, int *Provid
     HookScope Guard;
     R = Real(Argc, Argv, Required, Provided);
   }
-  afterInit(R);
+  afterInit(R, FRAME);
   return R;
 }
 

@@ -484,6 +484,9 @@ namespace {
 AbortHandler AbortHandlers[4];
 std::atomic<int> WatchdogStarted{0};
 
+/// The 32-bit form distlint-rt report shows.
+uint64_t shortId(uint64_t Id) { return (Id >> 32) ^ (Id & 0xffffffffull); }
+
 const char *modulePathOf(TraceWriter &T, PackedFrame F) {
   if (!frameValid(F))
     return "?";
@@ -543,8 +546,8 @@ void abortComm(CommState *Comm) {
     R->StartNs = monotonicNs();
     T->commit(R, Slot);
   }
-  logLine("rank %d: aborting communicator %016llx (DISTLINT_RT_ABORT=1)", globalRank(),
-          (unsigned long long)Comm->Id);
+  logLine("rank %d: aborting communicator %08llx (DISTLINT_RT_ABORT=1)", globalRank(),
+          (unsigned long long)shortId(Comm->Id));
   Handler(Comm);
 }
 
@@ -585,10 +588,10 @@ void reportHang(TraceWriter &T, PendingEntry &E, uint64_t Now) {
   const char *What = opInfo(E.Op).Name;
   double Seconds = double(Now - E.StartNs) / 1e9;
   if (Op && Op->CommId)
-    logLine("rank %d: %s #%llu on communicator %016llx not complete after %.1f s "
+    logLine("rank %d: %s #%llu on communicator %08llx not complete after %.1f s "
             "(call-site %s+0x%llx); run `distlint-rt report %s`",
             globalRank(), What, (unsigned long long)Op->Seq,
-            (unsigned long long)Op->CommId, Seconds, modulePathOf(T, Site),
+            (unsigned long long)shortId(Op->CommId), Seconds, modulePathOf(T, Site),
             (unsigned long long)frameOffset(Site), config().Dir.c_str());
   else
     logLine("rank %d: blocked in %s for %.1f s (call-site %s+0x%llx); run "

@@ -114,7 +114,7 @@ std::string redOpName(Api ApiId, int32_t Code) {
 
 std::string commName(uint64_t Id) {
   char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%08llx", (unsigned long long)(Id >> 32 ^ (Id & 0xffffffff)));
+  std::snprintf(Buf, sizeof(Buf), "%08llx", (unsigned long long)((Id >> 32) ^ (Id & 0xffffffff)));
   return Buf;
 }
 

@@ -107,7 +107,7 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> Groups;
   std::vector<std::pair<std::string, std::string>> Order;
   for (const RankOp &Op : D.Issued) {
-    auto K = std::make_pair(describeOp(*Op.Rec), In.S.where(Op.Trace, *Op.Rec));
+    auto K = std::make_pair(describeOp(*Op.Rec), In.S.whereWithCaller(Op.Trace, *Op.Rec));
     if (!Groups.count(K))
       Order.push_back(K);
     Groups[K].push_back(std::to_string(A.rankOf(Op.Trace)));
@@ -129,7 +129,7 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
     if (Last != D.LastBefore.end())
       OS << "; its last collective on this communicator was #" << Last->second.Rec->Seq
          << " " << describeOp(*Last->second.Rec) << " at "
-         << In.S.where(Trace, *Last->second.Rec);
+         << In.S.whereWithCaller(Trace, *Last->second.Rec);
     RankEnd End = A.rankEnd(Trace);
     std::string Blocked = blockedText(In, Trace, End);
     if (!Blocked.empty())
@@ -328,6 +328,10 @@ json opJson(const ReportInput &In, const RankOp &Op) {
     J["reduction"] = redOpName(R.ApiId, R.RedOp);
   J["peer"] = R.Peer;
   J["completed"] = R.has(StateCompleted);
+  json Frames = json::array();
+  for (const SourceLoc &L : In.S.locations(Op.Trace, R))
+    Frames.push_back({{"file", normalizePath(L.File)}, {"line", L.Line}, {"function", L.Function}});
+  J["frames"] = Frames;
   return J;
 }
 

@@ -105,6 +105,27 @@ std::string Sites::where(int Trace, PackedFrame F) const {
   return displayPath(Module) + Buf;
 }
 
+std::string Sites::whereWithCaller(int Trace, const Record &R) const {
+  std::string Here = where(Trace, R);
+  // The frame after the one where() used.
+  bool Seen = false;
+  for (PackedFrame F : R.Frames) {
+    std::vector<SourceLoc> Chain = frame(Trace, F);
+    if (Chain.empty())
+      continue;
+    if (!Seen) {
+      Seen = true;
+      if (Chain.size() > 1) // Inlined: the caller is the next link.
+        return Here + " (called from " + displayPath(Chain[1].File) + ":" +
+               std::to_string(Chain[1].Line) + ")";
+      continue;
+    }
+    return Here + " (called from " + displayPath(Chain.front().File) + ":" +
+           std::to_string(Chain.front().Line) + ")";
+  }
+  return Here;
+}
+
 std::string Sites::where(int Trace, const Record &R) const {
   for (PackedFrame F : R.Frames)
     if (!frame(Trace, F).empty())

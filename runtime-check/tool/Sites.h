@@ -28,6 +28,8 @@ public:
   /// line information, or "an unknown call-site".
   std::string where(int Trace, const Record &R) const;
   std::string where(int Trace, PackedFrame F) const;
+  /// where(), plus " (called from f:l)" for the next recorded user frame.
+  std::string whereWithCaller(int Trace, const Record &R) const;
   /// The best source location of the call-site (unknown() when none).
   SourceLoc primary(int Trace, const Record &R) const;
   const std::string &modulePath(int Trace, PackedFrame F) const;

@@ -32,6 +32,11 @@ public:
   explicit Symbolizer(std::string Tool = "");
 
   void add(const std::string &Module, uint64_t Offset);
+  /// Supplies an answer directly (tests, or a cache of earlier runs).
+  void addResolved(const std::string &Module, uint64_t Offset,
+                   std::vector<SourceLoc> Chain) {
+    Resolved[{Module, Offset}] = std::move(Chain);
+  }
   /// Symbolizes everything added since the last run.
   void run();
   /// Innermost (inlined) location first; empty when unknown.
