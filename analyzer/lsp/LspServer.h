@@ -1,0 +1,48 @@
+//===- LspServer.h - distlint as a language server --------------*- C++ -*-===//
+//
+// `distlint --lsp`: a small Language Server Protocol server on stdin/stdout.
+// clangd cannot load out-of-tree checks, so this is how an editor shows
+// distlint's findings live: diagnostics are published for a document when it
+// is opened and when it is saved, computed by the same analyzeFiles() the CLI
+// runs (compile database lookup, config files, NOLINT), with the editor's
+// unsaved text passed as an overlay. Notes become relatedInformation.
+//
+// Supported: initialize, initialized, shutdown, exit,
+// textDocument/didOpen, didChange (full sync, stored only), didSave,
+// didClose. initializationOptions may hold {"compilationDatabasePath": dir}
+// (clangd's name) and {"rules": "<globs>"}.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Runner.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace distlint {
+
+/// Serves LSP on stdin/stdout until `exit` (declared in Runner.h as well, so
+/// the CLI needs no LSP header). Base: -p, --config, --rules etc. from the
+/// command line. Returns 0 after shutdown+exit, 1 on exit without shutdown or
+/// end of input.
+int runLspServer(const DriverOptions &Base);
+
+namespace lsp {
+
+/// Reads one `Content-Length: N\r\n...\r\n\r\n<N bytes>` message. Returns
+/// false at end of input or on a malformed header.
+bool readMessage(std::istream &In, std::string &Body);
+/// The same framing for output.
+std::string frameMessage(const std::string &Body);
+
+/// file:// URI <-> absolute path (percent-encoding handled).
+std::string uriToPath(const std::string &Uri);
+std::string pathToUri(const std::string &Path);
+
+/// LSP positions count UTF-16 code units; Clang columns count bytes (1-based).
+/// Converts a 1-based byte column on LineText to a 0-based UTF-16 offset.
+unsigned utf16Character(const std::string &LineText, unsigned ByteColumn);
+
+} // namespace lsp
+} // namespace distlint

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The clang-tidy plugin and the standalone binary agree on testdata.
+
+Runs Debian's clang-tidy-19 with `-load libdistlint-tidy.so
+-checks='-*,distlint-*'` and `distlint --format=json` on every testdata
+program with the harness's flags, and compares the findings as
+file:line:rule (and each finding's notes as file:line). Fails on any
+difference, and also when neither tool found anything at all: an
+empty-vs-empty comparison proves nothing.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import distlint_testlib as lib  # noqa: E402
+
+
+def finding_keys(findings):
+    keys = collections.Counter()
+    for f in findings:
+        notes = tuple(sorted((os.path.realpath(n["file"]), n["line"])
+                             for n in f.get("notes", [])))
+        keys[(os.path.realpath(f["file"]), f["line"], f["rule"], notes)] += 1
+    return keys
+
+
+def run_distlint(args, files, flags):
+    cmd = [args.distlint, "--format=json", "-j", "1"] + files + ["--"] + flags
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    if p.returncode not in (0, 1) and not p.stdout.strip():
+        raise RuntimeError("distlint failed (%d): %s\n%s" %
+                           (p.returncode, " ".join(cmd), p.stderr))
+    data = json.loads(p.stdout)
+    return data["findings"], data.get("errors", [])
+
+
+def run_clang_tidy(args, files, flags):
+    cmd = [args.clang_tidy, "-load", args.plugin, "-checks=-*,distlint-*",
+           "--header-filter=.*", "--quiet"] + files + ["--"] + flags
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    if "Unknown command line argument" in p.stderr or "Could not load" in p.stderr:
+        raise RuntimeError("clang-tidy could not run the plugin:\n" + p.stderr)
+    findings, errors = lib.parse_clang_text(p.stdout)
+    return findings, errors
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--distlint", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--clang-tidy", required=True)
+    ap.add_argument("--testdata", default=os.path.join(lib.REPO, "testdata"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=900)
+    args = ap.parse_args()
+
+    # One run of each tool per distinct flag set (files sharing flags share
+    # a command line), spread over two workers.
+    groups = collections.defaultdict(list)
+    for case in lib.testdata_cases(args.testdata):
+        groups[tuple(lib.compile_flags(case))].append(case)
+    if not groups:
+        print("FAIL: no testdata programs under " + args.testdata)
+        return 1
+
+    ours, theirs = collections.Counter(), collections.Counter()
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        jobs = []
+        for flags, files in groups.items():
+            jobs.append(("distlint", pool.submit(run_distlint, args, files, list(flags))))
+            jobs.append(("clang-tidy", pool.submit(run_clang_tidy, args, files, list(flags))))
+        for tool, job in jobs:
+            findings, errors = job.result()
+            for e in errors:
+                print("note: %s reported an error: %s" % (tool, e))
+            (ours if tool == "distlint" else theirs).update(finding_keys(findings))
+
+    ncases = sum(len(v) for v in groups.values())
+    print("%d testdata programs; distlint: %d findings, clang-tidy plugin: %d"
+          % (ncases, sum(ours.values()), sum(theirs.values())))
+    ok = True
+    for key in sorted((ours - theirs).keys()):
+        print("only distlint:   %s:%d: [%s] notes=%s" % key)
+        ok = False
+    for key in sorted((theirs - ours).keys()):
+        print("only clang-tidy: %s:%d: [%s] notes=%s" % key)
+        ok = False
+    if not ours and not theirs:
+        print("FAIL: neither tool reported any finding on testdata; "
+              "the comparison would prove nothing")
+        return 1
+    print("PASS: findings agree" if ok else "FAIL: findings differ")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

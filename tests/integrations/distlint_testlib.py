@@ -1,0 +1,95 @@
+"""Helpers shared by the integration tests (stdlib only).
+
+Parses testdata files the way the testdata harness does (default flags,
+`// distlint-args:` lines, `// expect:` annotations) and parses clang-style
+text diagnostics.
+"""
+import os
+import re
+import shlex
+
+REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# testdata/include holds headers; testdata/driver holds CLI inputs (broken
+# files, NOLINT misuse) that are not analysis cases.
+NON_CASE_DIRS = ("include", "driver")
+
+# `path:line:col: severity: message [rule]` (the rule only on findings).
+DIAG_LINE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): "
+    r"(?P<sev>warning|error|note|fatal error): (?P<msg>.*?)"
+    r"(?: \[(?P<rules>[A-Za-z0-9_.,+-]+)\])?$")
+
+EXPECT = re.compile(r"//\s*expect(?:@(?P<off>[+-]\d+))?:\s*(?P<rules>[\w, -]+)")
+EXPECT_NOTE = re.compile(r"//\s*expect-note:\s*(?P<text>.*?)\s*$")
+
+
+def testdata_cases(root=None):
+    """All testdata programs (absolute, sorted)."""
+    root = root or os.path.join(REPO, "testdata")
+    cases = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        if rel.split(os.sep)[0] in NON_CASE_DIRS:
+            dirnames[:] = []
+            continue
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith((".cpp", ".cc", ".cxx", ".cu")):
+                cases.append(os.path.join(dirpath, name))
+    return sorted(cases)
+
+
+def compile_flags(path):
+    """Flags the testdata harness uses for this file."""
+    flags = ["-std=c++17", "-I" + os.path.join(REPO, "testdata", "include")]
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = re.search(r"//\s*distlint-args:\s*(.*)$", line)
+            if m:
+                flags += shlex.split(m.group(1))
+    return flags
+
+
+def expectations(path):
+    """[(line, rule)] from `// expect:` annotations, and [(line, text)] notes."""
+    found, notes = [], []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            for m in EXPECT.finditer(line):
+                target = number + int(m.group("off") or 0)
+                for rule in m.group("rules").split(","):
+                    if rule.strip():
+                        found.append((target, rule.strip()))
+            m = EXPECT_NOTE.search(line)
+            if m:
+                notes.append((number, m.group("text")))
+    return found, notes
+
+
+def parse_clang_text(text):
+    """Findings from clang-style text: a list of dicts with notes attached to
+    the finding they follow. Compiler errors come back separately."""
+    findings, errors = [], []
+    current = None
+    for line in text.splitlines():
+        m = DIAG_LINE.match(line)
+        if not m:
+            continue
+        entry = {"file": os.path.realpath(m.group("file")),
+                 "line": int(m.group("line")), "column": int(m.group("col")),
+                 "severity": m.group("sev"), "message": m.group("msg")}
+        rules = m.group("rules") or ""
+        if m.group("sev") == "note":
+            if current is not None:
+                current["notes"].append(entry)
+            continue
+        distlint_rules = [r for r in rules.split(",") if r.startswith("distlint-")]
+        if not distlint_rules:
+            errors.append(entry)
+            current = None
+            continue
+        for rule in distlint_rules:
+            current = dict(entry, rule=rule, notes=[])
+            findings.append(current)
+    return findings, errors
