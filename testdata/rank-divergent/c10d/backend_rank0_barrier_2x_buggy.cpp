@@ -41,11 +41,9 @@ static void average_gradients(const BackendPtr &backend,
   }
 }
 
-static void save_checkpoint(torch::nn::Module &model, int epoch) {
+static void save_checkpoint(const torch::nn::Linear &model, int epoch) {
   std::ostringstream bytes;
-  torch::serialize::OutputArchive archive;
-  model.save(archive);
-  archive.save_to(bytes);
+  torch::save(model, bytes);
   std::cout << "epoch " << epoch << " checkpoint " << bytes.str().size() << "\n";
 }
 
@@ -61,7 +59,7 @@ void train(const ProcessGroupPtr &pg, const BackendPtr &backend) {
       optimizer.step();
     }
     if (pg->getRank() == 0) {
-      save_checkpoint(*model, epoch);
+      save_checkpoint(model, epoch);
       pg->barrier()->wait(); // expect: distlint-rank-divergent-collective
     }
     if (backend->getRank() == 0)

@@ -14,6 +14,10 @@
 #include <limits>
 #include <stdexcept>
 
+struct BadBatch : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 static c10::intrusive_ptr<c10d::ProcessGroupGloo>
 init_process_group(int rank, int world_size) {
   const char *store_file = std::getenv("DISTLINT_STORE_FILE");
@@ -72,11 +76,11 @@ int main() {
     try {
       auto loss = torch::mse_loss(model->forward(inputs), inputs.sum(1, true));
       if (!torch::isfinite(loss).all().item<bool>())
-        throw std::runtime_error("non-finite loss");
+        throw BadBatch("non-finite loss");
       loss.backward();
       average_gradients(*pg, *model, world_size); // expect: distlint-rank-divergent-collective
       optimizer.step();
-    } catch (const std::runtime_error &e) {
+    } catch (const BadBatch &e) {
       std::cerr << "rank " << rank << ": skipped step " << step << ": "
                 << e.what() << "\n";
     }
