@@ -278,8 +278,12 @@ OpDesc describe(const MpiCall &A) {
     return D;
   OpCategory Cat = opInfo(A.Op).Category;
   bool PeerOk = A.Peer >= 0 && A.Peer < C->Size;
-  if (Cat == OpCategory::Collective || Cat == OpCategory::CommCreate)
-    D.Seq = C->CollSeq.fetch_add(1, std::memory_order_relaxed) + 1;
+  // MPI requires every rank to order its collectives on a communicator, so
+  // they never race on one (point-to-point may: those counts are atomic).
+  if (Cat == OpCategory::Collective || Cat == OpCategory::CommCreate) {
+    D.Seq = C->CollSeq.load(std::memory_order_relaxed) + 1;
+    C->CollSeq.store(D.Seq, std::memory_order_relaxed);
+  }
   else if ((Cat == OpCategory::Send || Cat == OpCategory::SendRecv) && PeerOk)
     D.Seq = C->SendSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
   else if (Cat == OpCategory::Recv && PeerOk)

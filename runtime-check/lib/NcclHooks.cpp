@@ -76,8 +76,12 @@ template <class Call> Result recordNccl(void *HookFrame, const NcclCall &A, Call
   if (C) {
     OpCategory Cat = opInfo(A.Op).Category;
     bool PeerOk = A.Peer >= 0 && A.Peer < C->Size;
-    if (Cat == OpCategory::Collective)
-      D.Seq = C->CollSeq.fetch_add(1, std::memory_order_relaxed) + 1;
+    // NCCL forbids concurrent calls on one communicator, so the count needs
+    // no locked increment.
+    if (Cat == OpCategory::Collective) {
+      D.Seq = C->CollSeq.load(std::memory_order_relaxed) + 1;
+      C->CollSeq.store(D.Seq, std::memory_order_relaxed);
+    }
     else if (Cat == OpCategory::Send && PeerOk)
       D.Seq = C->SendSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
     else if (Cat == OpCategory::Recv && PeerOk)
@@ -89,7 +93,8 @@ template <class Call> Result recordNccl(void *HookFrame, const NcclCall &A, Call
   Result R = Real();
   if (R == nccl::InProgress) {
     endOpIssued(H, R, false);
-    H.Rec->State.fetch_or(StateUntracked, std::memory_order_release);
+    H.Rec->State.store(uint16_t(H.Rec->State.load() | StateUntracked),
+                       std::memory_order_release);
   } else {
     endOpOnStream(H, R, failed(R), A.Stream, Depth > 0);
   }

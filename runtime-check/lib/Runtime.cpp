@@ -106,21 +106,31 @@ int globalRank() {
 
 namespace {
 
+// Ownership of pending entries: the thread that claims an entry is its only
+// writer until it frees it or hands it to the watchdog (AwaitEvent), which
+// then frees it. The watchdog only reads entries a thread holds and checks
+// Generation to drop copies torn by reuse. Each thread claims from a block of
+// its own, so the call's path needs no locked instruction; threads beyond
+// the blocks share the rest of the table through a compare-and-swap.
 enum PendingState : uint32_t {
   PendingFree = 0,
-  PendingClaimed, ///< Being filled by the owning thread.
-  PendingInCall,  ///< Inside the real call (host may block there).
-  PendingAwaitEvent, ///< Returned; GPU completion observed through Event.
+  PendingInCall,     ///< Inside the real call (the host may block there).
   PendingAwaitGroup, ///< Returned inside a group that has not ended yet.
-  PendingInspecting, ///< The watchdog is looking at it.
+  PendingAwaitEvent, ///< The watchdog's: GPU completion through Event.
+  PendingClaimed,    ///< A shared entry being filled.
 };
 
-constexpr unsigned kPendingEntries = 4096;
+constexpr unsigned kBlockEntries = 64; // A power of two.
+constexpr unsigned kBlocks = 96;
+constexpr unsigned kSharedEntries = 2048; // A power of two.
+constexpr unsigned kSharedBase = kBlockEntries * kBlocks;
+constexpr unsigned kPendingEntries = kSharedBase + kSharedEntries;
 constexpr uint64_t kNoSlot = ~uint64_t(0);
 
 struct PendingEntry {
   std::atomic<uint32_t> State;
-  std::atomic<uint32_t> Reported;
+  std::atomic<uint32_t> Generation;
+  uint32_t ReportedGeneration; ///< Written by the watchdog only.
   uint64_t Slot;
   uint64_t StartNs;
   CommState *Comm;
@@ -131,33 +141,95 @@ struct PendingEntry {
   void *Stream;
 };
 
+/// What the watchdog copied out of an entry.
+struct PendingView {
+  uint64_t Slot;
+  uint64_t StartNs;
+  CommState *Comm;
+  OpCode Op;
+  PackedFrame Site;
+};
+
 PendingEntry Pending[kPendingEntries];
-std::atomic<uint32_t> PendingHighWater{0};
-DLRT_TLS uint32_t PendingHint;
+std::atomic<uint32_t> BlocksHandedOut{0};
+std::atomic<uint32_t> SharedHint{0};
+std::mutex FreeBlocksMu;
+std::vector<int32_t> *FreeBlocks;
+pthread_key_t BlockKey;
+DLRT_TLS int32_t MyBlock = -1; // -1: not asked yet; -2: none left.
+DLRT_TLS uint32_t MyHint;
+
+void returnBlock(void *Value) {
+  std::lock_guard<std::mutex> Lock(FreeBlocksMu);
+  if (!FreeBlocks)
+    FreeBlocks = new std::vector<int32_t>();
+  FreeBlocks->push_back(int32_t(intptr_t(Value)) - 1);
+}
+
+int32_t myBlock() {
+  if (DLRT_LIKELY(MyBlock != -1))
+    return MyBlock;
+  int32_t Block = -2;
+  {
+    std::lock_guard<std::mutex> Lock(FreeBlocksMu);
+    if (FreeBlocks && !FreeBlocks->empty()) {
+      Block = FreeBlocks->back();
+      FreeBlocks->pop_back();
+    }
+  }
+  if (Block == -2) {
+    uint32_t N = BlocksHandedOut.fetch_add(1);
+    if (N < kBlocks)
+      Block = int32_t(N);
+  }
+  if (Block >= 0) {
+    static std::once_flag KeyOnce;
+    std::call_once(KeyOnce, [] { pthread_key_create(&BlockKey, returnBlock); });
+    pthread_setspecific(BlockKey, reinterpret_cast<void *>(intptr_t(Block) + 1));
+  }
+  MyBlock = Block;
+  return Block;
+}
+
+void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs, CommState *Comm,
+                 OpCode Op, PackedFrame Site) {
+  E.Generation.store(E.Generation.load(std::memory_order_relaxed) + 1,
+                     std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  E.Slot = Slot;
+  E.StartNs = StartNs;
+  E.Comm = Comm;
+  E.Op = Op;
+  E.Site = Site;
+  E.State.store(PendingInCall, std::memory_order_release);
+}
 
 int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm, OpCode Op,
                      PackedFrame Site) {
-  uint32_t Start = PendingHint;
-  for (uint32_t I = 0; I < kPendingEntries; ++I) {
-    uint32_t Index = (Start + I) & (kPendingEntries - 1);
+  int32_t Block = myBlock();
+  if (DLRT_LIKELY(Block >= 0)) {
+    uint32_t Base = uint32_t(Block) * kBlockEntries;
+    for (uint32_t I = 0; I < kBlockEntries; ++I) {
+      uint32_t Offset = (MyHint + I) & (kBlockEntries - 1);
+      PendingEntry &E = Pending[Base + Offset];
+      if (E.State.load(std::memory_order_acquire) != PendingFree)
+        continue;
+      fillPending(E, Slot, StartNs, Comm, Op, Site);
+      MyHint = Offset; // Usually free again by the next call.
+      return int32_t(Base + Offset);
+    }
+  }
+  uint32_t Start = SharedHint.load(std::memory_order_relaxed);
+  for (uint32_t I = 0; I < kSharedEntries; ++I) {
+    uint32_t Index = kSharedBase + ((Start + I) & (kSharedEntries - 1));
     PendingEntry &E = Pending[Index];
     uint32_t Expected = PendingFree;
     if (E.State.load(std::memory_order_relaxed) != PendingFree ||
         !E.State.compare_exchange_strong(Expected, PendingClaimed,
                                          std::memory_order_acquire))
       continue;
-    E.Slot = Slot;
-    E.StartNs = StartNs;
-    E.Comm = Comm;
-    E.Op = Op;
-    E.Site = Site;
-    E.Reported.store(0, std::memory_order_relaxed);
-    uint32_t High = PendingHighWater.load(std::memory_order_relaxed);
-    while (High < Index + 1 &&
-           !PendingHighWater.compare_exchange_weak(High, Index + 1)) {
-    }
-    E.State.store(PendingInCall, std::memory_order_release);
-    PendingHint = Index + 1;
+    fillPending(E, Slot, StartNs, Comm, Op, Site);
+    SharedHint.store(Start + I + 1, std::memory_order_relaxed);
     return int32_t(Index);
   }
   if (TraceWriter *T = traceIfOpen())
@@ -165,24 +237,23 @@ int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm, OpCode Op
   return -1;
 }
 
-/// Moves an entry the owning thread holds from From to To, waiting out a
-/// concurrent inspection by the watchdog.
-void transition(PendingEntry &E, uint32_t From, uint32_t To) {
-  for (;;) {
-    uint32_t Expected = From;
-    if (E.State.compare_exchange_weak(Expected, To, std::memory_order_acq_rel))
-      return;
-    if (Expected != PendingInspecting && Expected != From)
-      return; // Not ours any more (cannot happen; be safe).
-    sched_yield();
-  }
+/// The owner sets its own bits: a plain read-modify-write.
+void ownerSets(TraceRecord *R, uint32_t Bits) {
+  R->State.store(uint16_t(R->State.load(std::memory_order_relaxed) | Bits),
+                 std::memory_order_release);
 }
 
-void completeRecord(TraceRecord *R, uint32_t Bits, uint64_t Now) {
+/// Others (watchdog, request completion) set progress bits.
+void progressSets(TraceRecord *R, uint32_t Bits, uint64_t Now) {
   if (!R)
     return;
   R->EndNs.store(Now, std::memory_order_relaxed);
-  R->State.fetch_or(Bits, std::memory_order_release);
+  R->Progress.fetch_or(uint16_t(Bits), std::memory_order_release);
+}
+
+void freeEntry(int32_t Index) {
+  if (Index >= 0)
+    Pending[Index].State.store(PendingFree, std::memory_order_release);
 }
 
 } // namespace
@@ -206,7 +277,8 @@ OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Tra
   R->CommRank = D.Comm ? D.Comm->Rank : -1;
   R->CommSize = D.Comm ? D.Comm->Size : 0;
   R->Group = D.Group;
-  R->State.store(D.Group ? uint32_t(StateInGroup) : 0u, std::memory_order_relaxed);
+  R->State.store(D.Group ? uint16_t(StateInGroup) : uint16_t(0), std::memory_order_relaxed);
+  R->Progress.store(0, std::memory_order_relaxed);
   R->Result = 0;
   static DLRT_TLS uint32_t Tid;
   if (DLRT_UNLIKELY(!Tid))
@@ -216,35 +288,32 @@ OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Tra
   for (unsigned I = 0; I < kRecordFrames; ++I)
     R->Frames[I] = Site.Frames[I];
   T.commit(R, H.Slot);
-  T.header().LastActivityNs.store(H.StartNs, std::memory_order_relaxed);
   H.Rec = R;
   if (Track)
     H.Pending = claimPending(H.Slot, H.StartNs, D.Comm, D.Op, Site.Frames[0]);
   return H;
 }
 
-static void releasePending(OpHandle &H, uint32_t From) {
-  if (H.Pending >= 0)
-    transition(Pending[H.Pending], From, PendingFree);
+static void releasePending(OpHandle &H) {
+  freeEntry(H.Pending);
   H.Pending = -1;
 }
 
 void endOpBlocking(OpHandle &H, int Result, bool Failed) {
   H.Rec->Result = Result;
-  uint32_t Bits = StateReturned | (Failed ? StateFailed : StateCompleted);
-  completeRecord(H.Rec, Bits, monotonicNs());
-  releasePending(H, PendingInCall);
+  H.Rec->EndNs.store(monotonicNs(), std::memory_order_relaxed);
+  ownerSets(H.Rec, StateReturned | (Failed ? StateFailed : StateCompleted));
+  releasePending(H);
 }
 
 void endOpIssued(OpHandle &H, int Result, bool Failed) {
   H.Rec->Result = Result;
-  H.Rec->State.fetch_or(StateReturned | (Failed ? uint32_t(StateFailed) : 0u),
-                        std::memory_order_release);
-  releasePending(H, PendingInCall);
+  ownerSets(H.Rec, StateReturned | (Failed ? uint32_t(StateFailed) : 0u));
+  releasePending(H);
 }
 
 void markCompleted(TraceWriter &T, uint64_t Slot) {
-  completeRecord(T.recordAt(Slot), StateCompleted, monotonicNs());
+  progressSets(T.recordAt(Slot), StateCompleted, monotonicNs());
 }
 
 namespace {
@@ -255,11 +324,10 @@ DLRT_TLS uint32_t GroupOrdinal;
 DLRT_TLS int32_t Deferred[kMaxDeferred];
 DLRT_TLS uint32_t DeferredCount;
 
-/// Records Entry's event on its stream and hands it to the watchdog; falls
-/// back to "untracked" when the driver cannot help.
-void armEvent(PendingEntry &E, uint32_t From) {
-  TraceWriter *T = traceIfOpen();
-  TraceRecord *R = T ? T->recordAt(E.Slot) : nullptr;
+/// Records the entry's event on its stream and hands the entry to the
+/// watchdog; falls back to "untracked" when the driver cannot help.
+void armEvent(int32_t Index, TraceRecord *R) {
+  PendingEntry &E = Pending[Index];
   const DriverApi *Cuda = driverApi();
   uint32_t Why = StateUntracked;
   if (Cuda) {
@@ -276,14 +344,14 @@ void armEvent(PendingEntry &E, uint32_t From) {
         E.Event = nullptr;
       E.EventCtx = Ctx;
       if (E.Event && Cuda->EventRecord(E.Event, E.Stream) == DriverApi::Success) {
-        transition(E, From, PendingAwaitEvent);
+        E.State.store(PendingAwaitEvent, std::memory_order_release);
         return;
       }
     }
   }
   if (R)
-    R->State.fetch_or(Why, std::memory_order_release);
-  transition(E, From, PendingFree);
+    ownerSets(R, Why);
+  freeEntry(Index);
 }
 
 } // namespace
@@ -294,45 +362,51 @@ uint32_t &ncclGroupOrdinal() { return GroupOrdinal; }
 void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream, bool InGroup) {
   H.Rec->Result = Result;
   if (Failed) {
-    completeRecord(H.Rec, StateReturned | StateFailed, monotonicNs());
-    releasePending(H, PendingInCall);
+    H.Rec->EndNs.store(monotonicNs(), std::memory_order_relaxed);
+    ownerSets(H.Rec, StateReturned | StateFailed);
+    releasePending(H);
     return;
   }
-  H.Rec->State.fetch_or(StateReturned, std::memory_order_release);
-  if (H.Pending < 0) {
-    H.Rec->State.fetch_or(StateUntracked, std::memory_order_release);
+  // Without a CUDA driver (or with DISTLINT_RT_EVENTS=0) completion cannot be
+  // observed: the op is done with as soon as it returns.
+  if (H.Pending < 0 || (!InGroup && !driverApi())) {
+    ownerSets(H.Rec, StateReturned | StateUntracked);
+    releasePending(H);
     return;
   }
+  ownerSets(H.Rec, StateReturned);
   PendingEntry &E = Pending[H.Pending];
   E.Stream = Stream;
   if (InGroup) {
     if (DeferredCount < kMaxDeferred) {
       Deferred[DeferredCount++] = H.Pending;
-      transition(E, PendingInCall, PendingAwaitGroup);
+      E.State.store(PendingAwaitGroup, std::memory_order_release);
       H.Pending = -1;
       return;
     }
-    H.Rec->State.fetch_or(StateUntracked, std::memory_order_release);
-    releasePending(H, PendingInCall);
+    ownerSets(H.Rec, StateUntracked);
+    releasePending(H);
     return;
   }
-  armEvent(E, PendingInCall);
+  armEvent(H.Pending, H.Rec);
   H.Pending = -1;
 }
 
 void ncclGroupEnded(int Result) {
   TraceWriter *T = traceIfOpen();
   for (uint32_t I = 0; I < DeferredCount; ++I) {
-    PendingEntry &E = Pending[Deferred[I]];
+    int32_t Index = Deferred[I];
+    TraceRecord *R = T ? T->recordAt(Pending[Index].Slot) : nullptr;
     if (Result != 0) {
-      if (TraceRecord *R = T ? T->recordAt(E.Slot) : nullptr) {
+      if (R) {
         R->Result = Result;
-        completeRecord(R, StateFailed, monotonicNs());
+        R->EndNs.store(monotonicNs(), std::memory_order_relaxed);
+        ownerSets(R, StateFailed);
       }
-      transition(E, PendingAwaitGroup, PendingFree);
+      freeEntry(Index);
       continue;
     }
-    armEvent(E, PendingAwaitGroup);
+    armEvent(Index, R);
   }
   DeferredCount = 0;
 }
@@ -357,16 +431,14 @@ SyncHandle beginWait(OpCode Op, const CallSite &Site, CommState *Comm) {
 }
 
 void endWait(SyncHandle &H) {
-  if (H.Pending >= 0)
-    transition(Pending[H.Pending], PendingInCall, PendingFree);
+  freeEntry(H.Pending);
   H.Pending = -1;
 }
 
 void endSync(TraceWriter &T, SyncHandle &H) {
   uint64_t Now = monotonicNs();
   T.countSync(H.Op, H.Site, Now - H.StartNs);
-  if (H.Pending >= 0)
-    transition(Pending[H.Pending], PendingInCall, PendingFree);
+  freeEntry(H.Pending);
   H.Pending = -1;
 }
 
@@ -469,6 +541,7 @@ void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
   R->CommSize = Comm->Size;
   R->Group = 0;
   R->State.store(StateReturned | StateCompleted, std::memory_order_relaxed);
+  R->Progress.store(0, std::memory_order_relaxed);
   R->Result = Result;
   R->Tid = uint32_t(syscall(SYS_gettid));
   R->Tag = Color;
@@ -499,7 +572,7 @@ const char *modulePathOf(TraceWriter &T, PackedFrame F) {
   return Modules[Index].Ready.load() ? Modules[Index].Path : "?";
 }
 
-void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingEntry *E,
+void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingView *E,
                         TraceRecord *Op, uint64_t Now) {
   uint64_t Slot;
   TraceRecord *R = T.claim(Slot);
@@ -519,6 +592,7 @@ void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingEntry *E,
   R->CommSize = Op ? Op->CommSize : (E && E->Comm ? E->Comm->Size : 0);
   R->Group = 0;
   R->State.store(0, std::memory_order_relaxed);
+  R->Progress.store(0, std::memory_order_relaxed);
   R->Result = 0;
   R->Tid = uint32_t(syscall(SYS_gettid));
   R->Tag = 0;
@@ -578,10 +652,10 @@ void abortNcclComm(CommState *C, void *) {
     abortComm(C);
 }
 
-void reportHang(TraceWriter &T, PendingEntry &E, uint64_t Now) {
+void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   TraceRecord *Op = E.Slot != kNoSlot ? T.recordAt(E.Slot) : nullptr;
   if (Op)
-    Op->State.fetch_or(StateHung, std::memory_order_release);
+    Op->Progress.fetch_or(StateHung, std::memory_order_release);
   appendSimpleRecord(T, RecordKind::Hang, &E, Op, Now);
   T.header().HangCount.fetch_add(1, std::memory_order_release);
   PackedFrame Site = Op ? Op->Frames[0] : E.Site;
@@ -606,38 +680,42 @@ void reportHang(TraceWriter &T, PendingEntry &E, uint64_t Now) {
     forEachComm(abortNcclComm, nullptr); // A host sync waits on NCCL work.
 }
 
+/// One look at every pending entry: completes operations whose CUDA event
+/// fired, reports those pending past the timeout (once each).
 void pollOnce(TraceWriter &T, uint64_t Now, const DriverApi *Cuda) {
-  uint32_t High = PendingHighWater.load(std::memory_order_acquire);
-  for (uint32_t I = 0; I < High; ++I) {
+  for (uint32_t I = 0; I < kPendingEntries; ++I) {
     PendingEntry &E = Pending[I];
     uint32_t S = E.State.load(std::memory_order_acquire);
-    if (S != PendingInCall && S != PendingAwaitEvent && S != PendingAwaitGroup)
+    if (S == PendingFree || S == PendingClaimed)
       continue;
-    if (!E.State.compare_exchange_strong(S, PendingInspecting, std::memory_order_acq_rel))
-      continue;
-    uint32_t Next = S;
+    uint32_t Gen = E.Generation.load(std::memory_order_acquire);
+    PendingView V{E.Slot, E.StartNs, E.Comm, E.Op, E.Site};
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (E.Generation.load(std::memory_order_relaxed) != Gen)
+      continue; // Reused while we looked.
     if (S == PendingAwaitEvent && Cuda) {
+      // The entry is ours now: the owner handed it over.
       void *Saved = nullptr;
       Cuda->CtxGetCurrent(&Saved);
       if (Saved != E.EventCtx)
         Cuda->CtxSetCurrent(E.EventCtx);
       int Q = Cuda->EventQuery(E.Event);
       if (Q == DriverApi::Success) {
-        completeRecord(T.recordAt(E.Slot), StateCompleted, Now);
-        Next = PendingFree;
-      } else if (Q != DriverApi::NotReady) {
-        if (TraceRecord *R = T.recordAt(E.Slot))
-          R->State.fetch_or(StateUntracked, std::memory_order_release);
+        progressSets(T.recordAt(V.Slot), StateCompleted, Now);
+        E.State.store(PendingFree, std::memory_order_release);
+        continue;
+      }
+      if (Q != DriverApi::NotReady) {
+        progressSets(T.recordAt(V.Slot), StateUntracked, Now);
         E.Event = nullptr; // Unusable (context destroyed?): do not reuse it.
-        Next = PendingFree;
+        E.State.store(PendingFree, std::memory_order_release);
+        continue;
       }
     }
-    if (Next != PendingFree && Now - E.StartNs > config().TimeoutNs &&
-        !E.Reported.load(std::memory_order_relaxed)) {
-      E.Reported.store(1, std::memory_order_relaxed);
-      reportHang(T, E, Now);
+    if (Now - V.StartNs > config().TimeoutNs && E.ReportedGeneration != Gen) {
+      E.ReportedGeneration = Gen;
+      reportHang(T, V, Now);
     }
-    E.State.store(Next, std::memory_order_release);
   }
 }
 
@@ -720,7 +798,7 @@ void afterForkInChild() {
   WatchdogStarted.store(0);
   for (PendingEntry &E : Pending)
     E.State.store(PendingFree);
-  PendingHighWater.store(0);
+  MyBlock = -1; // The forking thread's block entries were just freed.
   GroupDepth = 0;
   DeferredCount = 0;
   new (&TraceMu) std::mutex();

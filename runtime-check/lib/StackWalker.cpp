@@ -417,9 +417,15 @@ void captureCallSiteSlow(void *HookFrame, CallSite &Out) {
   const bool HookFound = First != State.Count;
   if (!HookFound)
     First = 0;
+  // The unwinder may end with a frame without an address; the one before
+  // it is the outermost (_start, or the thread start routine).
+  unsigned Count = State.Count;
+  while (Count > 0 && State.Frames[Count - 1].Ip == 0)
+    --Count;
+  const bool Complete = State.Complete && Count > 0;
   std::lock_guard<std::mutex> Lock(SlowMu);
   unsigned Found = 0;
-  for (unsigned K = First; K < State.Count; ++K) {
+  for (unsigned K = First; K < Count; ++K) {
     const RawFrame &F = State.Frames[K];
     if (F.Ip == 0)
       break;
@@ -431,7 +437,7 @@ void captureCallSiteSlow(void *HookFrame, CallSite &Out) {
       uint64_t Facts = E->Facts.load(std::memory_order_relaxed);
       Skip = Facts & FactSkip;
 #if defined(__x86_64__)
-      if (K + 1 < State.Count) {
+      if (K + 1 < Count) {
         const RawFrame &Caller = State.Frames[K + 1];
         uintptr_t OwnCfa = Caller.Cfa; // This frame's CFA.
         bool UsesFp = F.Rbp == OwnCfa - 16;
@@ -442,12 +448,14 @@ void captureCallSiteSlow(void *HookFrame, CallSite &Out) {
           rememberCaller(*E, Caller.Ip, Facts);
       }
 #endif
-      if (K + 1 == State.Count && State.Complete)
+      if (K + 1 == Count && Complete)
         Facts |= FactOutermost;
       E->Facts.store(Facts, std::memory_order_release);
+      // Start-up code (_start, thread start routines) is nobody's call-site.
+      Skip = Skip || (Facts & FactOutermost);
     } else if (const ModuleRange *M = findModule(F.Ip, true)) {
       Frame = packFrame(M->Index, F.Ip - 1 - M->Bias);
-      Skip = M->Skip;
+      Skip = M->Skip || (K + 1 == Count && Complete);
     }
     if (!Skip && frameValid(Frame)) {
       addFrame(Out, Found, Frame);
@@ -476,7 +484,7 @@ bool fastWalk(uintptr_t HookFp, CallSite &Out) {
     if (!E)
       return false;
     uint64_t Facts = E->Facts.load(std::memory_order_acquire);
-    if (!(Facts & FactSkip)) {
+    if (!(Facts & (FactSkip | FactOutermost))) {
       PackedFrame Frame = E->Frame.load(std::memory_order_relaxed);
       if (frameValid(Frame)) {
         Out.Frames[Found++] = Frame;

@@ -57,7 +57,7 @@ enum class RecordKind : uint32_t {
   AsyncError = 6,  ///< ncclCommGetAsyncError reported an error (Result).
 };
 
-/// Bits of TraceRecord::State.
+/// Bits of TraceRecord::State and ::Progress.
 enum StateBits : uint32_t {
   StateReturned = 1u << 0,  ///< The real call returned (Result is valid).
   StateCompleted = 1u << 1, ///< The operation finished (GPU work included).
@@ -104,7 +104,12 @@ struct TraceRecord {
   int32_t CommRank;
   int32_t CommSize;
   uint32_t Group;   ///< This thread's group ordinal (NCCL), 0 outside.
-  std::atomic<uint32_t> State; ///< StateBits.
+  /// StateBits the calling thread sets (it is their only writer, so no
+  /// locked instruction is needed on the call's path).
+  std::atomic<uint16_t> State;
+  /// StateBits others set later: the watchdog (Completed, Hung) and request
+  /// completion on other threads. A record's state is State | Progress.
+  std::atomic<uint16_t> Progress;
   int32_t Result;   ///< What the real call returned.
   uint32_t Tid;
   int32_t Tag;      ///< MPI tag, split color, …

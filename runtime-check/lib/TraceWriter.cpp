@@ -24,7 +24,7 @@ namespace rt {
 namespace {
 
 constexpr uint32_t kModuleCapacity = 4095;
-constexpr uint32_t kSyncSiteCapacity = 1024;
+constexpr uint32_t kSyncSiteCapacity = 1024; // A power of two.
 
 /// mkdir -p; new directories are private to the user.
 bool makeDirs(const std::string &Dir) {
@@ -73,7 +73,10 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error
     if (C == '/' || C == '.')
       C = '_';
   std::string Path = fileName(Options.Dir, Host, Options.Rank);
-  uint32_t Records = Options.Records < 64 ? 64 : Options.Records;
+  // A power of two, so finding a slot is a mask, not a division.
+  uint32_t Records = 64;
+  while (Records < Options.Records && Records < (1u << 30))
+    Records <<= 1;
   TraceLayout Layout = traceLayout(Records, kModuleCapacity, kSyncSiteCapacity);
 
   int Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -104,6 +107,7 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error
   W->Path = Path;
   W->Host = Host;
   W->Capacity = Records;
+  W->Mask = Records - 1;
   char *Base = static_cast<char *>(Map);
   W->Header = reinterpret_cast<TraceHeader *>(Base);
   W->Modules = reinterpret_cast<ModuleEntry *>(Base + Layout.ModulesOffset);
@@ -140,10 +144,10 @@ void TraceWriter::countSync(OpCode Op, PackedFrame Site, uint64_t DurationNs) {
   uint64_t Key = syncSiteKey(Op, Site);
   if (Key == 0)
     return;
-  uint32_t Cap = Header->SyncSiteCapacity;
-  uint32_t Start = uint32_t((Key * 0x9E3779B97F4A7C15ull) >> 40) % Cap;
+  const uint32_t Mask = kSyncSiteCapacity - 1;
+  uint32_t Start = uint32_t((Key * 0x9E3779B97F4A7C15ull) >> 40) & Mask;
   for (uint32_t Probe = 0; Probe < 64; ++Probe) {
-    SyncSite &S = SyncSites[(Start + Probe) % Cap];
+    SyncSite &S = SyncSites[(Start + Probe) & Mask];
     uint64_t Current = S.Key.load(std::memory_order_acquire);
     if (Current == 0) {
       if (!S.Key.compare_exchange_strong(Current, Key) && Current != Key)

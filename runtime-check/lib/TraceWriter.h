@@ -30,7 +30,7 @@ public:
   /// Claims the next slot; the caller fills the record, then commits it.
   TraceRecord *claim(uint64_t &Slot) {
     Slot = Header->Head.fetch_add(1, std::memory_order_relaxed);
-    TraceRecord *R = &Records[Slot % Capacity];
+    TraceRecord *R = &Records[Slot & Mask];
     R->Commit.store(0, std::memory_order_relaxed);
     if (__builtin_expect(Slot == Capacity, 0))
       Header->Flags.fetch_or(HeaderWrapped);
@@ -41,7 +41,7 @@ public:
   }
   /// The record in Slot, or null once the ring overwrote it.
   TraceRecord *recordAt(uint64_t Slot) {
-    TraceRecord *R = &Records[Slot % Capacity];
+    TraceRecord *R = &Records[Slot & Mask];
     return R->Commit.load(std::memory_order_acquire) == Slot + 1 ? R : nullptr;
   }
 
@@ -57,7 +57,8 @@ private:
   ModuleEntry *Modules = nullptr;
   SyncSite *SyncSites = nullptr;
   TraceRecord *Records = nullptr;
-  uint32_t Capacity = 0;
+  uint32_t Capacity = 0; ///< A power of two.
+  uint64_t Mask = 0;
   std::string Dir, Path, Host;
 };
 

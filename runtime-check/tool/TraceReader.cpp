@@ -44,7 +44,8 @@ Record copyRecord(const TraceRecord &R, uint64_t Slot) {
   Out.CommRank = R.CommRank;
   Out.CommSize = R.CommSize;
   Out.Group = R.Group;
-  Out.State = R.State.load(std::memory_order_relaxed);
+  Out.State = uint32_t(R.State.load(std::memory_order_relaxed)) |
+              uint32_t(R.Progress.load(std::memory_order_relaxed));
   Out.Result = R.Result;
   Out.Tid = R.Tid;
   Out.Tag = R.Tag;
