@@ -107,17 +107,19 @@ int globalRank() {
 namespace {
 
 // Ownership of pending entries: the thread that claims an entry is its only
-// writer until it frees it or hands it to the watchdog (AwaitEvent), which
-// then frees it. The watchdog only reads entries a thread holds and checks
-// Generation to drop copies torn by reuse. Each thread claims from a block of
-// its own, so the call's path needs no locked instruction; threads beyond
-// the blocks share the rest of the table through a compare-and-swap.
+// writer until it frees it or hands it over (AwaitEvent); an AwaitEvent entry
+// is checked by whoever takes it with a CAS (the watchdog, or the owner when
+// its block runs full). The watchdog only reads entries a thread holds and
+// checks Generation to drop copies torn by reuse. Each thread claims from a
+// block of its own, so the call's path needs no locked instruction; threads
+// beyond the blocks share the rest of the table through a CAS.
 enum PendingState : uint32_t {
   PendingFree = 0,
   PendingInCall,     ///< Inside the real call (the host may block there).
   PendingAwaitGroup, ///< Returned inside a group that has not ended yet.
-  PendingAwaitEvent, ///< The watchdog's: GPU completion through Event.
+  PendingAwaitEvent, ///< Waiting for Event; whoever looks takes it with a CAS.
   PendingClaimed,    ///< A shared entry being filled.
+  PendingChecking,   ///< An AwaitEvent entry being queried (owner or watchdog).
 };
 
 constexpr unsigned kBlockEntries = 64; // A power of two.
@@ -204,33 +206,66 @@ void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs, CommState *Co
   E.State.store(PendingInCall, std::memory_order_release);
 }
 
+bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now);
+
+/// The owner's block is full of operations waiting for the GPU: check their
+/// events itself, oldest first, instead of waiting for the watchdog.
+bool reapBlock(uint32_t Base) {
+  const DriverApi *Cuda = driverApi();
+  if (!Cuda)
+    return false;
+  uint64_t Now = monotonicNs();
+  bool Freed = false;
+  for (uint32_t I = 0; I < kBlockEntries; ++I)
+    Freed |= checkEvent(Pending[Base + I], Cuda, Now);
+  return Freed;
+}
+
+DLRT_TLS uint32_t SharedBackoff; ///< Claims to skip the full shared region for.
+DLRT_TLS uint32_t ReapBackoff;   ///< Claims to skip checking our events for.
+
 int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm, OpCode Op,
                      PackedFrame Site) {
   int32_t Block = myBlock();
   if (DLRT_LIKELY(Block >= 0)) {
     uint32_t Base = uint32_t(Block) * kBlockEntries;
-    for (uint32_t I = 0; I < kBlockEntries; ++I) {
-      uint32_t Offset = (MyHint + I) & (kBlockEntries - 1);
-      PendingEntry &E = Pending[Base + Offset];
-      if (E.State.load(std::memory_order_acquire) != PendingFree)
-        continue;
-      fillPending(E, Slot, StartNs, Comm, Op, Site);
-      MyHint = Offset; // Usually free again by the next call.
-      return int32_t(Base + Offset);
+    for (int Attempt = 0; Attempt < 2; ++Attempt) {
+      for (uint32_t I = 0; I < kBlockEntries; ++I) {
+        uint32_t Offset = (MyHint + I) & (kBlockEntries - 1);
+        PendingEntry &E = Pending[Base + Offset];
+        if (E.State.load(std::memory_order_acquire) != PendingFree)
+          continue;
+        fillPending(E, Slot, StartNs, Comm, Op, Site);
+        MyHint = Offset; // Usually free again by the next call.
+        return int32_t(Base + Offset);
+      }
+      if (Attempt > 0 || ReapBackoff) {
+        ReapBackoff -= ReapBackoff > 0;
+        break;
+      }
+      if (!reapBlock(Base)) {
+        ReapBackoff = kBlockEntries; // The GPU is behind: look again later.
+        break;
+      }
     }
   }
-  uint32_t Start = SharedHint.load(std::memory_order_relaxed);
-  for (uint32_t I = 0; I < kSharedEntries; ++I) {
-    uint32_t Index = kSharedBase + ((Start + I) & (kSharedEntries - 1));
-    PendingEntry &E = Pending[Index];
-    uint32_t Expected = PendingFree;
-    if (E.State.load(std::memory_order_relaxed) != PendingFree ||
-        !E.State.compare_exchange_strong(Expected, PendingClaimed,
-                                         std::memory_order_acquire))
-      continue;
-    fillPending(E, Slot, StartNs, Comm, Op, Site);
-    SharedHint.store(Start + I + 1, std::memory_order_relaxed);
-    return int32_t(Index);
+  if (SharedBackoff == 0) {
+    uint32_t Start = SharedHint.load(std::memory_order_relaxed);
+    for (uint32_t I = 0; I < kSharedEntries; ++I) {
+      uint32_t Index = kSharedBase + ((Start + I) & (kSharedEntries - 1));
+      PendingEntry &E = Pending[Index];
+      uint32_t Expected = PendingFree;
+      if (E.State.load(std::memory_order_relaxed) != PendingFree ||
+          !E.State.compare_exchange_strong(Expected, PendingClaimed,
+                                           std::memory_order_acquire))
+        continue;
+      fillPending(E, Slot, StartNs, Comm, Op, Site);
+      SharedHint.store(Start + I + 1, std::memory_order_relaxed);
+      return int32_t(Index);
+    }
+    SharedBackoff = 1024; // Full: do not rescan it on every call.
+  } else {
+    --SharedBackoff;
   }
   if (TraceWriter *T = traceIfOpen())
     T->header().UntrackedOps.fetch_add(1, std::memory_order_relaxed);
@@ -254,6 +289,34 @@ void progressSets(TraceRecord *R, uint32_t Bits, uint64_t Now) {
 void freeEntry(int32_t Index) {
   if (Index >= 0)
     Pending[Index].State.store(PendingFree, std::memory_order_release);
+}
+
+/// Takes an AwaitEvent entry, queries its event, and frees it if the GPU
+/// finished (marking the record completed). True if it freed the entry.
+bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now) {
+  uint32_t Expected = PendingAwaitEvent;
+  if (E.State.load(std::memory_order_relaxed) != PendingAwaitEvent ||
+      !E.State.compare_exchange_strong(Expected, PendingChecking,
+                                       std::memory_order_acquire))
+    return false;
+  void *Saved = nullptr;
+  Cuda->CtxGetCurrent(&Saved);
+  if (Saved != E.EventCtx)
+    Cuda->CtxSetCurrent(E.EventCtx);
+  int Q = Cuda->EventQuery(E.Event);
+  if (Saved != E.EventCtx)
+    Cuda->CtxSetCurrent(Saved);
+  TraceWriter *T = traceIfOpen();
+  if (Q == DriverApi::Success || Q != DriverApi::NotReady) {
+    if (Q != DriverApi::Success)
+      E.Event = nullptr; // Unusable (context destroyed?): do not reuse it.
+    progressSets(T ? T->recordAt(E.Slot) : nullptr,
+                 Q == DriverApi::Success ? StateCompleted : StateUntracked, Now);
+    E.State.store(PendingFree, std::memory_order_release);
+    return true;
+  }
+  E.State.store(PendingAwaitEvent, std::memory_order_release);
+  return false;
 }
 
 } // namespace
@@ -686,32 +749,16 @@ void pollOnce(TraceWriter &T, uint64_t Now, const DriverApi *Cuda) {
   for (uint32_t I = 0; I < kPendingEntries; ++I) {
     PendingEntry &E = Pending[I];
     uint32_t S = E.State.load(std::memory_order_acquire);
-    if (S == PendingFree || S == PendingClaimed)
+    if (S == PendingFree || S == PendingClaimed || S == PendingChecking)
+      continue;
+    if (S == PendingAwaitEvent && Cuda && checkEvent(E, Cuda, Now))
       continue;
     uint32_t Gen = E.Generation.load(std::memory_order_acquire);
     PendingView V{E.Slot, E.StartNs, E.Comm, E.Op, E.Site};
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (E.Generation.load(std::memory_order_relaxed) != Gen)
-      continue; // Reused while we looked.
-    if (S == PendingAwaitEvent && Cuda) {
-      // The entry is ours now: the owner handed it over.
-      void *Saved = nullptr;
-      Cuda->CtxGetCurrent(&Saved);
-      if (Saved != E.EventCtx)
-        Cuda->CtxSetCurrent(E.EventCtx);
-      int Q = Cuda->EventQuery(E.Event);
-      if (Q == DriverApi::Success) {
-        progressSets(T.recordAt(V.Slot), StateCompleted, Now);
-        E.State.store(PendingFree, std::memory_order_release);
-        continue;
-      }
-      if (Q != DriverApi::NotReady) {
-        progressSets(T.recordAt(V.Slot), StateUntracked, Now);
-        E.Event = nullptr; // Unusable (context destroyed?): do not reuse it.
-        E.State.store(PendingFree, std::memory_order_release);
-        continue;
-      }
-    }
+    S = E.State.load(std::memory_order_relaxed);
+    if (E.Generation.load(std::memory_order_relaxed) != Gen || S == PendingFree)
+      continue; // Finished or reused while we looked.
     if (Now - V.StartNs > config().TimeoutNs && E.ReportedGeneration != Gen) {
       E.ReportedGeneration = Gen;
       reportHang(T, V, Now);

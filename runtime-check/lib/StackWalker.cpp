@@ -468,15 +468,59 @@ void captureCallSiteSlow(void *HookFrame, CallSite &Out) {
 namespace {
 
 #if defined(__x86_64__)
+/// The memory a walk read, and what it found there. The walk is a function
+/// of these words (and of facts that only ever get more cautious), so when
+/// the next call sees the same words at the same places - the same call path
+/// at the same stack depth, as in a training loop - the same call-site
+/// follows without a single table lookup.
+struct WalkMemo { // Plain data: it lives in thread-local storage.
+  static constexpr unsigned kMaxWords = 34;
+  uintptr_t HookFp;
+  unsigned Words;
+  uintptr_t Address[kMaxWords];
+  uintptr_t Value[kMaxWords];
+  PackedFrame Result[kRecordFrames];
+};
+DLRT_TLS WalkMemo LastWalk;
+
+struct WalkTrail {
+  unsigned Words = 0;
+  bool Overflow = false;
+  uintptr_t Address[WalkMemo::kMaxWords];
+  uintptr_t Value[WalkMemo::kMaxWords];
+  uintptr_t read(uintptr_t At) {
+    uintptr_t V = *reinterpret_cast<uintptr_t *>(At);
+    if (Words < WalkMemo::kMaxWords) {
+      Address[Words] = At;
+      Value[Words++] = V;
+    } else {
+      Overflow = true;
+    }
+    return V;
+  }
+};
+
+bool memoHit(uintptr_t HookFp, CallSite &Out) {
+  const WalkMemo &M = LastWalk;
+  if (M.HookFp != HookFp || M.Words == 0)
+    return false;
+  for (unsigned I = 0; I < M.Words; ++I)
+    if (*reinterpret_cast<uintptr_t *>(M.Address[I]) != M.Value[I])
+      return false;
+  for (unsigned I = 0; I < kRecordFrames; ++I)
+    Out.Frames[I] = M.Result[I];
+  return true;
+}
+
 /// Steps through learned frames only; false means "take the slow path".
-bool fastWalk(uintptr_t HookFp, CallSite &Out) {
+bool fastWalk(uintptr_t HookFp, CallSite &Out, WalkTrail &Trail) {
   PcEntry *T = __atomic_load_n(&Cache, __ATOMIC_ACQUIRE);
   if (!T)
     return false;
   const uintptr_t High = stackHigh();
-  uintptr_t Cfa = HookFp + 16;                    // The hook's CFA.
-  uintptr_t Rbp = *reinterpret_cast<uintptr_t *>(HookFp);    // Caller's rbp.
-  uintptr_t Pc = *reinterpret_cast<uintptr_t *>(HookFp + 8); // Return address.
+  uintptr_t Cfa = HookFp + 16;          // The hook's CFA.
+  uintptr_t Rbp = Trail.read(HookFp);    // Caller's rbp.
+  uintptr_t Pc = Trail.read(HookFp + 8); // Return address.
   bool RbpKnown = true;
   unsigned Found = 0;
   for (unsigned Depth = 0; Depth < kMaxDepth; ++Depth) {
@@ -510,12 +554,12 @@ bool fastWalk(uintptr_t HookFp, CallSite &Out) {
     if (NextCfa <= Cfa || NextCfa > High)
       return false;
     if (Kind == KindFramePointer) {
-      Rbp = *reinterpret_cast<uintptr_t *>(NextCfa - 16);
+      Rbp = Trail.read(NextCfa - 16);
     } else {
       uint64_t RbpFact = field(Facts, kRbpShift);
       RbpKnown = RbpKnown && RbpFact == RbpPreserved && field(Facts, kRbpConfShift) >= 2;
     }
-    uintptr_t NextPc = *reinterpret_cast<uintptr_t *>(NextCfa - 8);
+    uintptr_t NextPc = Trail.read(NextCfa - 8);
     if (!(Facts & (uint64_t(1) << kManyCallersBit))) {
       bool Known = false;
       for (const auto &Slot : E->Callers)
@@ -537,10 +581,27 @@ bool fastWalk(uintptr_t HookFp, CallSite &Out) {
 
 void captureCallSite(void *HookFrame, CallSite &Out) {
 #if defined(__x86_64__)
+  if (memoHit(uintptr_t(HookFrame), Out)) {
+    ++ThreadFastWalks;
+    return;
+  }
   CallSite Fast;
-  if (DLRT_LIKELY(fastWalk(uintptr_t(HookFrame), Fast))) {
+  WalkTrail Trail;
+  if (DLRT_LIKELY(fastWalk(uintptr_t(HookFrame), Fast, Trail))) {
     ++ThreadFastWalks;
     Out = Fast;
+    WalkMemo &M = LastWalk;
+    M.Words = 0;
+    if (!Trail.Overflow) {
+      M.HookFp = uintptr_t(HookFrame);
+      for (unsigned I = 0; I < Trail.Words; ++I) {
+        M.Address[I] = Trail.Address[I];
+        M.Value[I] = Trail.Value[I];
+      }
+      for (unsigned I = 0; I < kRecordFrames; ++I)
+        M.Result[I] = Fast.Frames[I];
+      M.Words = Trail.Words;
+    }
     return;
   }
 #endif

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #ifndef DISTLINT_VERSION
 #define DISTLINT_VERSION "0"
@@ -415,6 +416,33 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     if (P.LastRecv.Rec)
       X["last_recv"] = opJson(In, P.LastRecv);
     J["p2p"].push_back(X);
+  }
+  // Operations per call-site and rank (where the program issued what).
+  std::map<std::tuple<std::string, unsigned, std::string>, std::map<int, uint64_t>> Sites;
+  std::map<std::tuple<std::string, unsigned, std::string>, std::map<int, uint64_t>> Untracked;
+  for (size_t T = 0; T < A.Traces.size(); ++T)
+    for (const Record &R : A.Traces[T].Records) {
+      if (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate)
+        continue;
+      SourceLoc L = In.S.primary(int(T), R);
+      auto Key = std::make_tuple(L.known() ? normalizePath(L.File) : In.S.where(int(T), R),
+                                 L.Line, std::string(R.info().Name));
+      ++Sites[Key][A.rankOf(int(T))];
+      if (R.has(StateUntracked) || R.has(StateCaptured))
+        ++Untracked[Key][A.rankOf(int(T))];
+    }
+  J["sites"] = json::array();
+  for (const auto &[Key, PerRank] : Sites) {
+    json Counts = json::object(), NotWatched = json::object();
+    for (const auto &[Rank, N] : PerRank)
+      Counts[std::to_string(Rank)] = N;
+    for (const auto &[Rank, N] : Untracked[Key])
+      NotWatched[std::to_string(Rank)] = N;
+    J["sites"].push_back({{"file", std::get<0>(Key)},
+                          {"line", std::get<1>(Key)},
+                          {"op", std::get<2>(Key)},
+                          {"counts", Counts},
+                          {"completion_not_observed", NotWatched}});
   }
   J["syncs"] = json::array();
   for (size_t T = 0; T < A.Traces.size(); ++T)

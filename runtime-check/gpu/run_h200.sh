@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# distlint-rt on a real GPU (one H200; NCCL allows one rank per GPU, so the
+# world size is 1). Prepared for the lent device machine; run from the
+# repository root:
+#
+#   bash runtime-check/gpu/run_h200.sh            # everything, ~5 minutes
+#
+# Steps (each with a time limit; results land in $OUT or /tmp/distlint-rt-gpu):
+#   1. build libdistlint-rt.so and distlint-rt from runtime-check/ alone
+#      (no LLVM needed; the report falls back to addr2line);
+#   2. raw NCCL + CUDA runtime program (gpu/nccl_single.cpp) under the
+#      preload: the trace must hold every ncclAllReduce at the program's
+#      file:line, completed through CUDA events (real driver), and the sync
+#      counts per call-site must equal what the program did;
+#   3. LibTorch ProcessGroupNCCL program (gpu/torch_pg_nccl.cpp) built against
+#      the machine's PyTorch C++ libraries: the trace must show the user's
+#      file:line through LibTorch's frames, and the device syncs it made;
+#   4. overhead: CPU time per ncclAllReduce call with and without the
+#      recorder, against real NCCL.
+# Prints one PASS/FAIL/SKIP line per check and exits non-zero on a FAIL.
+set -uo pipefail
+
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+out="${OUT:-/tmp/distlint-rt-gpu}"
+mkdir -p "$out"
+work="$(mktemp -d /tmp/dlrt-gpu-XXXXXX)"
+log="$out/run_h200.log"
+: > "$log"
+failures=0
+say() { echo "$*" | tee -a "$log"; }
+pass() { say "PASS $*"; }
+fail() { say "FAIL $*"; failures=$((failures + 1)); }
+skip() { say "SKIP $*"; }
+limit() { local s="$1"; shift; timeout --kill-after=10 "$s" "$@"; }
+
+say "== distlint-rt GPU check on $(hostname) at $(date -u +%FT%TZ)"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$log"
+
+# ---- Where CUDA, NCCL and PyTorch live --------------------------------------------------------
+python=$(command -v python3 || true)
+torch_dir=""
+if [ -n "$python" ]; then
+  torch_dir=$("$python" -c 'import torch, os; print(os.path.dirname(torch.__file__))' 2>/dev/null || true)
+fi
+site=""
+[ -n "$torch_dir" ] && site="$(dirname "$torch_dir")"
+cuda_home="${CUDA_HOME:-/usr/local/cuda}"
+inc_dirs=()
+lib_dirs=()
+for d in "$cuda_home/include" "$site/nvidia/nccl/include" "$site/nvidia/cuda_runtime/include"; do
+  [ -d "$d" ] && inc_dirs+=("-I$d")
+done
+for d in "$cuda_home/lib64" "$cuda_home/lib" "$site/nvidia/nccl/lib" "$site/nvidia/cuda_runtime/lib"; do
+  [ -d "$d" ] && lib_dirs+=("-L$d" "-Wl,-rpath,$d")
+done
+say "torch: ${torch_dir:-none}; CUDA: $cuda_home"
+
+# ---- 1. Build the recorder ---------------------------------------------------------------------
+build="$work/build"
+if limit 300 cmake -S "$repo/runtime-check" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >>"$log" 2>&1 &&
+   limit 300 cmake --build "$build" -j "$(nproc)" >>"$log" 2>&1 &&
+   [ -f "$build/lib/libdistlint-rt.so" ]; then
+  pass "build: $build/lib/libdistlint-rt.so"
+else
+  fail "build of runtime-check (see $log)"
+  exit 1
+fi
+preload="$build/lib/libdistlint-rt.so"
+rt="$build/bin/distlint-rt"
+have_rt=1
+[ -x "$rt" ] || { have_rt=0; skip "distlint-rt tool (nlohmann_json missing): checks read the raw dump only"; }
+
+report_json() { # $1 = trace dir; prints the JSON report
+  limit 120 "$rt" report "$1" --format json
+}
+
+# ---- 2. Raw NCCL --------------------------------------------------------------------------------
+raw="$work/nccl_single"
+if limit 300 g++ -std=c++17 -O2 -g "${inc_dirs[@]}" "$repo/runtime-check/gpu/nccl_single.cpp" \
+     -o "$raw" "${lib_dirs[@]}" -lnccl -lcudart >>"$log" 2>&1; then
+  pass "raw NCCL program built"
+  traces="$out/raw-traces"
+  rm -rf "$traces"
+  steps=50
+  if limit 300 env LD_PRELOAD="$preload" DISTLINT_RT_DIR="$traces" DISTLINT_RT_TIMEOUT=60 \
+       "$raw" check "$steps" > "$out/raw.out" 2>>"$log"; then
+    pass "raw NCCL program ran under the preload"
+    cat "$out/raw.out" >> "$log"
+    if [ "$have_rt" = 1 ]; then
+      report_json "$traces" > "$out/raw-report.json" 2>>"$log"
+      "$python" - "$out/raw-report.json" "$out/raw.out" "$repo/runtime-check/gpu/nccl_single.cpp" <<'PY' | tee -a "$log"
+import json, os, sys
+report = json.load(open(sys.argv[1]))
+facts = dict(line.split() for line in open(sys.argv[2]))
+src = os.path.realpath(sys.argv[3])
+steps = int(facts["steps"])
+def site(op, line):
+    for s in report["sites"]:
+        if s["op"] == op and s["line"] == int(line) and os.path.realpath(s["file"]) == src:
+            return s
+    return None
+def sync(op, line):
+    return sum(s["count"] for s in report["syncs"]
+               if s["op"] == op and s.get("line") == int(line)
+               and os.path.realpath(s.get("file", "")) == src)
+s = site("ncclAllReduce", facts["allreduce_line"])
+print(("PASS" if s and s["counts"].get("0") == steps else "FAIL") +
+      f" raw: {steps} ncclAllReduce at nccl_single.cpp:{facts['allreduce_line']} (trace: {s and s['counts']})")
+print(("PASS" if s and not s["completion_not_observed"] else "FAIL") +
+      f" raw: completion observed through CUDA events (not observed: {s and s['completion_not_observed']})")
+n = sync("cudaStreamSynchronize", facts["sync_line"])
+print(("PASS" if n == steps else "FAIL") + f" raw: cudaStreamSynchronize count {n}, program made {steps}")
+n = sync("cudaMemcpy", facts["copy_line"])
+print(("PASS" if n == 1 else "FAIL") + f" raw: cudaMemcpy count {n}, program made 1")
+print(("PASS" if report["clean"] else "FAIL") + " raw: report clean")
+PY
+    fi
+  else
+    fail "raw NCCL program under the preload (see $log)"
+  fi
+else
+  fail "raw NCCL program did not build (nccl.h / libnccl not found?)"
+fi
+
+# ---- 3. LibTorch ProcessGroupNCCL ---------------------------------------------------------------
+if [ -n "$torch_dir" ] && "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>>"$log"; then
+  abi=$("$python" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')
+  torch_bin="$work/torch_pg_nccl"
+  if ldd "$torch_dir/lib/libtorch_cuda.so" 2>/dev/null | grep -q "libnccl"; then
+    say "libtorch_cuda.so loads NCCL dynamically: interposable"
+  else
+    say "note: libtorch_cuda.so does not list libnccl (NCCL linked statically?): ncclAllReduce cannot be interposed"
+  fi
+  if limit 420 g++ -std=c++17 -O1 -g -D_GLIBCXX_USE_CXX11_ABI="$abi" \
+       -I"$torch_dir/include" -I"$torch_dir/include/torch/csrc/api/include" "${inc_dirs[@]}" \
+       "$repo/runtime-check/gpu/torch_pg_nccl.cpp" -o "$torch_bin" \
+       -L"$torch_dir/lib" -Wl,-rpath,"$torch_dir/lib" "${lib_dirs[@]}" \
+       -Wl,--no-as-needed -ltorch -ltorch_cuda -ltorch_cpu -lc10_cuda -lc10 -Wl,--as-needed \
+       -lcudart >>"$log" 2>&1; then
+    pass "LibTorch ProcessGroupNCCL program built"
+    traces="$out/torch-traces"
+    rm -rf "$traces" /tmp/distlint-rt-gpu-store
+    if limit 300 env LD_PRELOAD="$preload" DISTLINT_RT_DIR="$traces" DISTLINT_RT_TIMEOUT=120 \
+         "$torch_bin" 20 /tmp/distlint-rt-gpu-store > "$out/torch.out" 2>>"$log"; then
+      pass "LibTorch program ran under the preload"
+      cat "$out/torch.out" >> "$log"
+      if [ "$have_rt" = 1 ]; then
+        report_json "$traces" > "$out/torch-report.json" 2>>"$log"
+        "$python" - "$out/torch-report.json" "$out/torch.out" "$repo/runtime-check/gpu/torch_pg_nccl.cpp" <<'PY' | tee -a "$log"
+import json, os, sys
+report = json.load(open(sys.argv[1]))
+facts = dict(line.split() for line in open(sys.argv[2]))
+src = os.path.realpath(sys.argv[3])
+steps = int(facts["steps"])
+ours = [s for s in report["sites"] if os.path.realpath(s["file"]) == src]
+ar = [s for s in ours if s["op"] == "ncclAllReduce" and s["line"] == int(facts["allreduce_line"])]
+print(("PASS" if ar and ar[0]["counts"].get("0") == steps else "FAIL") +
+      f" torch: {steps} ncclAllReduce attributed to torch_pg_nccl.cpp:{facts['allreduce_line']} "
+      f"through LibTorch's frames (sites in the program: {[(s['op'], s['line'], s['counts']) for s in ours]})")
+syncs = sum(s["count"] for s in report["syncs"] if s["op"] == "cudaDeviceSynchronize"
+            and s.get("line") == int(facts["sync_line"])
+            and os.path.realpath(s.get("file", "")) == src)
+print(("PASS" if syncs == steps else "FAIL") +
+      f" torch: cudaDeviceSynchronize at torch_pg_nccl.cpp:{facts['sync_line']}: {syncs}, program made {steps}")
+print(("PASS" if report["clean"] else "FAIL") + " torch: report clean")
+PY
+      fi
+    else
+      fail "LibTorch program under the preload (see $log)"
+    fi
+  else
+    fail "LibTorch program did not build against $torch_dir (see $log)"
+  fi
+else
+  skip "no PyTorch with CUDA on this machine: LibTorch check left out"
+fi
+
+# ---- 4. Overhead against real NCCL ----------------------------------------------------------------
+if [ -x "$raw" ]; then
+  best() { sort -n | head -1; }
+  direct=$(for i in 1 2 3; do limit 120 "$raw" bench 20000 | awk '/ns_per_call/ {print $2}'; done | best)
+  with=$(for i in 1 2 3; do limit 120 env LD_PRELOAD="$preload" DISTLINT_RT_DIR="$work/bench-traces" \
+         "$raw" bench 20000 | awk '/ns_per_call/ {print $2}'; rm -rf "$work/bench-traces"; done | best)
+  noev=$(for i in 1 2 3; do limit 120 env LD_PRELOAD="$preload" DISTLINT_RT_DIR="$work/bench-traces" \
+         DISTLINT_RT_EVENTS=0 "$raw" bench 20000 | awk '/ns_per_call/ {print $2}'; rm -rf "$work/bench-traces"; done | best)
+  if [ -n "$direct" ] && [ -n "$with" ]; then
+    say "overhead: ncclAllReduce CPU time per call: real NCCL ${direct} ns; with the recorder ${with} ns" \
+        "(+$(awk "BEGIN{print $with - $direct}") ns, events on); without CUDA events ${noev} ns" \
+        "(+$(awk "BEGIN{print $noev - $direct}") ns); target 150 ns added"
+    pass "overhead measured"
+  else
+    fail "overhead bench did not run"
+  fi
+fi
+
+rm -rf "$work"
+say "== $failures failure(s); log: $log"
+[ "$failures" = 0 ]
