@@ -52,6 +52,7 @@ template <class Call> cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&
   captureCallSite(HookFrame, Site);
   SyncHandle H = beginSync(*T, Op, Site);
   cudaError_t R = Real();
+  ErrnoKeeper Keep;
   endSync(*T, H);
   return R;
 }

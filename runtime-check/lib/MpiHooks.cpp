@@ -303,6 +303,7 @@ template <class Call> int recordBlocking(void *HookFrame, const MpiCall &A, Call
   captureCallSite(HookFrame, Site);
   OpHandle H = beginOp(*T, describe(A), Site, /*Track=*/true);
   int R = Real();
+  ErrnoKeeper Keep;
   endOpBlocking(H, R, failed(R));
   return R;
 }
@@ -318,6 +319,7 @@ int recordNonBlocking(void *HookFrame, const MpiCall &A, MPI_Request *Request, C
   captureCallSite(HookFrame, Site);
   OpHandle H = beginOp(*T, describe(A), Site, /*Track=*/false);
   int R = Real();
+  ErrnoKeeper Keep;
   endOpIssued(H, R, failed(R));
   if (!failed(R) && Request)
     rememberRequest(*Request, H.Slot);
@@ -358,6 +360,7 @@ int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs, C
     H = beginOp(*T, D, Site, /*Track=*/true);
   }
   int R = Real();
+  ErrnoKeeper Keep;
   if (H)
     endOpBlocking(H, R, failed(R));
   if (failed(R))
@@ -416,6 +419,7 @@ int recordDerive(void *HookFrame, OpCode Op, MPI_Comm Parent, int Color, MPI_Com
   uint64_t Ordinal = P ? P->Children.fetch_add(1) + 1 : 0;
   OpHandle H = beginOp(*T, D, Site, /*Track=*/true);
   int R = Real();
+  ErrnoKeeper Keep;
   endOpBlocking(H, R, failed(R));
   if (!failed(R) && NewComm && *NewComm && *NewComm != nullComm()) {
     int Rank, Size;
@@ -448,6 +452,7 @@ DLRT_HOOK int MPI_Init(int *Argc, char ***Argv) {
     HookScope Guard;
     R = Real(Argc, Argv);
   }
+  ErrnoKeeper Keep;
   afterInit(R, FRAME);
   return R;
 }
@@ -460,6 +465,7 @@ DLRT_HOOK int MPI_Init_thread(int *Argc, char ***Argv, int Required, int *Provid
     HookScope Guard;
     R = Real(Argc, Argv, Required, Provided);
   }
+  ErrnoKeeper Keep;
   afterInit(R, FRAME);
   return R;
 }

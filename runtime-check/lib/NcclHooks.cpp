@@ -91,6 +91,7 @@ template <class Call> Result recordNccl(void *HookFrame, const NcclCall &A, Call
   D.Group = Depth > 0 ? ncclGroupOrdinal() : 0;
   OpHandle H = beginOp(*T, D, Site, /*Track=*/true);
   Result R = Real();
+  ErrnoKeeper Keep;
   if (R == nccl::InProgress) {
     endOpIssued(H, R, false);
     H.Rec->State.store(uint16_t(H.Rec->State.load() | StateUntracked),
@@ -115,6 +116,7 @@ Result recordInit(void *HookFrame, OpCode Via, ncclComm_t *Out, int NRanks,
   captureCallSite(HookFrame, Site);
   SyncHandle Wait = beginWait(Via, Site);
   Result R = Real();
+  ErrnoKeeper Keep;
   endWait(Wait);
   if (!failed(R) && Out && *Out) {
     CommState *C = addComm(Api::Nccl, uintptr_t(*Out), Id, Rank, NRanks);
@@ -286,6 +288,7 @@ DLRT_HOOK Result ncclGroupStart() {
   if (Depth++ == 0)
     ++ncclGroupOrdinal();
   Result R = Real();
+  ErrnoKeeper Keep;
   if (failed(R))
     --Depth;
   return R;
@@ -307,6 +310,7 @@ DLRT_HOOK Result ncclGroupEnd() {
     Wait = beginWait(OpCode::NcclGroupEnd, Site);
   }
   Result R = Real();
+  ErrnoKeeper Keep;
   endWait(Wait);
   if (Depth > 0 && --Depth == 0)
     ncclGroupEnded(failed(R) ? R : nccl::Success);
@@ -365,6 +369,7 @@ DLRT_HOOK Result ncclCommInitAll(ncclComm_t *Comms, int NDev, const int *DevList
   captureCallSite(__builtin_frame_address(0), Site);
   SyncHandle Wait = beginWait(OpCode::NcclCommInitAll, Site);
   Result R = Real(Comms, NDev, DevList);
+  ErrnoKeeper Keep;
   endWait(Wait);
   if (!failed(R)) {
     // All members live in this process: an id private to it is enough.
@@ -402,6 +407,7 @@ Result recordDerive(void *HookFrame, OpCode Via, ncclComm_t Parent, int Color,
     D.Seq = P->CollSeq.fetch_add(1) + 1;
   OpHandle H = beginOp(*T, D, Site, /*Track=*/true);
   Result R = Real();
+  ErrnoKeeper Keep;
   endOpBlocking(H, R, failed(R));
   if (!failed(R) && NewComm && *NewComm) {
     int Rank = -1, Size = 0;
@@ -458,6 +464,7 @@ Result recordCommEnd(void *HookFrame, OpCode Op, ncclComm_t Comm, bool Drop, Cal
   D.Comm = C;
   OpHandle H = beginOp(*T, D, Site, /*Track=*/true);
   Result R = Real();
+  ErrnoKeeper Keep;
   endOpBlocking(H, R, failed(R));
   if (Drop && !failed(R))
     dropComm(C);

@@ -525,8 +525,8 @@ CommState *findComm(Api ApiId, uintptr_t Handle) {
     uintptr_t H = C.Handle.load(std::memory_order_acquire);
     if (H == 0)
       return nullptr;
-    if (H == Handle && C.ApiId == ApiId)
-      return &C;
+    if (H == Handle && C.ApiId == ApiId) // A freed handle is met anew.
+      return C.Live.load(std::memory_order_relaxed) ? &C : nullptr;
   }
   return nullptr;
 }

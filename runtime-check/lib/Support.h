@@ -1,6 +1,7 @@
 //===- Support.h - Small helpers of the preload library ---------*- C++ -*-===//
 #pragma once
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdint>
 #include <ctime>
@@ -59,6 +60,16 @@ struct HookScope {
   HookScope &operator=(const HookScope &) = delete;
 };
 inline bool insideHook() { return HookDepth != 0; }
+
+/// Keeps the errno the real call left for the program, whatever the
+/// recording after it does. Declare it right after the real call.
+struct ErrnoKeeper {
+  int Saved;
+  ErrnoKeeper() : Saved(errno) {}
+  ~ErrnoKeeper() { errno = Saved; }
+  ErrnoKeeper(const ErrnoKeeper &) = delete;
+  ErrnoKeeper &operator=(const ErrnoKeeper &) = delete;
+};
 
 } // namespace rt
 } // namespace distlint
