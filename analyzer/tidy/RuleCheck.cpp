@@ -20,31 +20,45 @@ namespace distlint::tidy {
 /// the Engine with its caches (summaries, CFG facts, uniformity).
 struct TUState {
   TUState(ASTContext &Ctx, const api::UserApi &User)
-      : TU(Ctx.getTranslationUnitDecl()), Api(User), TheEngine(Ctx, Api) {}
-  const TranslationUnitDecl *TU;
+      : Api(User), TheEngine(Ctx, Api) {}
   api::ApiIndex Api;
   Engine TheEngine;
 };
 
 namespace {
 
-/// One TUState per live ASTContext. Entries are weak: the state dies with the
-/// last check of its TU (clang-tidy recreates checks for every TU), so a later
-/// ASTContext that happens to reuse the address never sees stale state; the
-/// TranslationUnitDecl comparison guards the same thing once more.
-std::shared_ptr<TUState> stateFor(ASTContext &Ctx, const api::UserApi &User) {
-  static std::mutex Mutex;
-  static std::map<const ASTContext *, std::weak_ptr<TUState>> States;
-  std::lock_guard<std::mutex> Lock(Mutex);
-  for (auto It = States.begin(); It != States.end();)
-    It = It->second.expired() ? States.erase(It) : std::next(It);
-  std::weak_ptr<TUState> &Slot = States[&Ctx];
-  std::shared_ptr<TUState> State = Slot.lock();
-  if (!State || State->TU != Ctx.getTranslationUnitDecl()) {
-    State = std::make_shared<TUState>(Ctx, User);
-    Slot = State;
+/// One TUState per live ASTContext, owned here and dropped by the
+/// ASTContext's own destructor (AddDeallocation): the Engine never outlives
+/// the AST it points into (clang-tidy destroys checks only after the
+/// ASTContext), and a later ASTContext that reuses the address never sees
+/// stale state.
+struct StateRegistry {
+  std::mutex Lock;
+  std::map<const ASTContext *, std::unique_ptr<TUState>> States;
+};
+StateRegistry &registry() {
+  static StateRegistry R;
+  return R;
+}
+void dropState(void *Ctx) {
+  std::unique_ptr<TUState> Taken;
+  StateRegistry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto It = R.States.find(static_cast<const ASTContext *>(Ctx));
+  if (It != R.States.end()) {
+    Taken = std::move(It->second);
+    R.States.erase(It);
   }
-  return State;
+}
+TUState &stateFor(ASTContext &Ctx, const api::UserApi &User) {
+  StateRegistry &R = registry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto [It, Inserted] = R.States.try_emplace(&Ctx);
+  if (Inserted) {
+    It->second = std::make_unique<TUState>(Ctx, User);
+    Ctx.AddDeallocation(&dropState, &Ctx);
+  }
+  return *It->second;
 }
 
 /// clang-tidy's global CheckOptions `distlint.RankSources`,
@@ -103,8 +117,9 @@ void RuleCheck::registerMatchers(MatchFinder *Finder) {
 void RuleCheck::check(const MatchFinder::MatchResult &R) {
   if (!R.Nodes.getNodeAs<TranslationUnitDecl>("tu"))
     return;
-  State = stateFor(*R.Context, userApiFromOptions(TidyContext->getOptions()));
-  TheRule->setContext(RuleContext{&State->TheEngine, this});
+  TUState &State =
+      stateFor(*R.Context, userApiFromOptions(TidyContext->getOptions()));
+  TheRule->setContext(RuleContext{&State.TheEngine, this});
 }
 
 void RuleCheck::report(RawFinding F, const SourceManager &SM) {

@@ -6,8 +6,8 @@
 //    only user top-level declarations as in analyzeAST), so rules must not
 //    assume they never see system-header nodes (they ask Engine::isUserCode).
 //  - the Engine is created per ASTContext and shared by all distlint checks
-//    of that TU (see TUState in RuleCheck.cpp), so enabling four checks does
-//    not analyze the TU four times.
+//    of that TU (TUState in RuleCheck.cpp; freed with the ASTContext), so
+//    enabling four checks does not analyze the TU four times.
 //  - findings become ClangTidyCheck::diag() warnings and notes, so
 //    clang-tidy's NOLINT handling, header filter and -warnings-as-errors apply.
 //
@@ -20,8 +20,6 @@
 #include <memory>
 
 namespace distlint::tidy {
-
-struct TUState;
 
 class RuleCheck : public clang::tidy::ClangTidyCheck, private DiagnosticSink {
 public:
@@ -38,7 +36,6 @@ private:
   const RuleInfo &Info;
   clang::tidy::ClangTidyContext *TidyContext;
   std::unique_ptr<Rule> TheRule;
-  std::shared_ptr<TUState> State;
 };
 
 } // namespace distlint::tidy

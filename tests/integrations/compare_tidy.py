@@ -13,6 +13,7 @@ import collections
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -58,6 +59,19 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900)
     args = ap.parse_args()
+
+    # The plugin must take clang-tidy's machinery from the executable, not
+    # carry its own copy (a static clangTidy would have its own registry).
+    if shutil.which("nm"):
+        syms = subprocess.run(["nm", "-DC", "--defined-only", args.plugin],
+                              capture_output=True, text=True).stdout
+        own = [l for l in syms.splitlines()
+               if "clang::tidy::ClangTidyCheck::ClangTidyCheck(" in l
+               or "clang::tidy::ClangTidyContext::ClangTidyContext(" in l]
+        if own:
+            print("FAIL: the plugin defines clang-tidy's own classes "
+                  "(static clangTidy linked?):\n" + "\n".join(own))
+            return 1
 
     # One run of each tool per distinct flag set (files sharing flags share
     # a command line), spread over two workers.

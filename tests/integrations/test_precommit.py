@@ -80,9 +80,11 @@ def run(cmd, cwd, env, expect_rc=None):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--distlint", required=True)
+    ap.add_argument("--without-pre-commit", action="store_true",
+                    help="drive the entry script directly even if pre-commit exists")
     args = ap.parse_args()
     distlint = os.path.realpath(args.distlint)
-    precommit = shutil.which("pre-commit")
+    precommit = None if args.without_pre_commit else shutil.which("pre-commit")
 
     tmp = tempfile.mkdtemp(prefix="distlint-precommit-")
     try:
@@ -149,7 +151,7 @@ def main():
             print("using " + run([precommit, "--version"], proj, env, 0)[1].strip())
             run([precommit, "install"], proj, env, 0)
         else:
-            print("pre-commit not installed: driving scripts/precommit-distlint directly")
+            print("pre-commit not used: driving scripts/precommit-distlint directly")
 
         def head_subject():
             return run(["git", "log", "-1", "--format=%s"], proj, env, 0)[1].strip()
@@ -166,6 +168,7 @@ def main():
             f.write(bad)
         run(["git", "add", "src/train.cpp"], proj, env, 0)
         rc, out = commit("add rank-0 barrier")
+        print("  " + "\n  ".join(out.strip().splitlines()))
         want = "src/train.cpp:%d:" % defect_line(bad)
         check(rc != 0 and head_subject() == "initial", "defective commit refused", out)
         check(want in out and "[%s]" % RULE in out,
