@@ -131,7 +131,8 @@ if [ -n "$torch_dir" ] && "$python" -c 'import torch, sys; sys.exit(0 if torch.c
   else
     say "note: libtorch_cuda.so does not list libnccl (NCCL linked statically?): ncclAllReduce cannot be interposed"
   fi
-  if limit 420 g++ -std=c++17 -O1 -g -D_GLIBCXX_USE_CXX11_ABI="$abi" \
+  # ProcessGroupNCCL.hpp is empty unless USE_C10D_NCCL is defined.
+  if limit 420 g++ -std=c++17 -O1 -g -D_GLIBCXX_USE_CXX11_ABI="$abi" -DUSE_C10D_NCCL -DUSE_DISTRIBUTED \
        -I"$torch_dir/include" -I"$torch_dir/include/torch/csrc/api/include" "${inc_dirs[@]}" \
        "$repo/runtime-check/gpu/torch_pg_nccl.cpp" -o "$torch_bin" \
        -L"$torch_dir/lib" -Wl,-rpath,"$torch_dir/lib" "${lib_dirs[@]}" \
