@@ -59,6 +59,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900)
     args = ap.parse_args()
+    args.distlint = os.path.realpath(args.distlint)
 
     # The plugin must take clang-tidy's machinery from the executable, not
     # carry its own copy (a static clangTidy would have its own registry).

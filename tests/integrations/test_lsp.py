@@ -8,6 +8,7 @@ inputs/lsp_divergent.cpp, then as an editor would:
       0-based line) and the `// expect-note:` note as relatedInformation;
   didChange removing the defect (unsaved, so nothing is published);
   didSave -> analysis of the editor's text: the finding is gone;
+  a malformed message -> ParseError, still serving;
   an unknown request -> MethodNotFound; shutdown / exit -> status 0.
 """
 import argparse
@@ -104,6 +105,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--distlint", required=True)
     args = ap.parse_args()
+    args.distlint = os.path.realpath(args.distlint)
 
     text = open(INPUT).read()
     expected, expected_notes = lib.expectations(INPUT)
@@ -171,6 +173,13 @@ def main():
                           "publishDiagnostics after didSave")["params"]
         assert pub["diagnostics"] == [] and pub.get("version") == 2, pub
         print("ok: after the fix (editor text, not the disk) no diagnostics")
+
+        # A malformed message is answered and the server keeps serving.
+        client.proc.stdin.write(b"Content-Length: 9\r\n\r\n{not json")
+        client.proc.stdin.flush()
+        err = client.wait(lambda m: "error" in m and m.get("id") is None,
+                          "parse error response")
+        assert err["error"]["code"] == -32700, err
 
         err = client.request("textDocument/hover", {
             "textDocument": {"uri": doc["uri"]}, "position": {"line": 0, "character": 0}})

@@ -65,6 +65,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--distlint", required=True)
     args = ap.parse_args()
+    args.distlint = os.path.realpath(args.distlint)
     flags = ["--", "-std=c++17", "-I" + os.path.join(lib.REPO, "testdata", "include")]
     text = subprocess.run([args.distlint, "--quiet", INPUT] + flags, capture_output=True,
                           text=True, timeout=300, cwd=lib.REPO)
