@@ -323,7 +323,19 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     return Taint::constant(BL->getValue());
   if (const auto *CL = dyn_cast<CharacterLiteral>(X))
     return Taint::constant(CL->getValue());
-  if (isa<FloatingLiteral, StringLiteral, CXXNullPtrLiteralExpr, GNUNullExpr,
+  if (const auto *SL = dyn_cast<StringLiteral>(X)) {
+    // The name of a rank environment variable carries the rank to whatever
+    // reads the environment with it (getenv(name) in a helper).
+    if (SL->getCharByteWidth() == 1 &&
+        api::envVariable(SL->getString(), Role::RankSource))
+      return Taint::varying(VaryKind::Rank, SL->getBeginLoc(),
+                            "rank (environment variable " +
+                                SL->getString().str() + ")");
+    Taint T;
+    T.UniformContent = true;
+    return T;
+  }
+  if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr,
           LambdaExpr, CXXThisExpr, UnaryExprOrTypeTraitExpr, TypeTraitExpr,
           CXXDefaultArgExpr>(X)) {
     Taint T;
@@ -550,8 +562,16 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
             T.Range = IntRange{{1, 0}, {1, 0}};
             return T;
           }
+          return {}; // Launchers give every rank the same environment.
         }
-      return {}; // Launchers give every rank the same environment.
+      // A variable name computed elsewhere: the value carries its taint.
+      if (Idx < (int)Args.size()) {
+        Taint T = eval(Args[Idx], S);
+        T.Range.reset();
+        T.UniformContent = false;
+        return T;
+      }
+      return {};
     }
     case Role::Parse: {
       int Idx = Row->Args.Send >= 0 ? Row->Args.Send : 0;
@@ -1455,7 +1475,7 @@ std::string sourceText(const Expr *E, ASTContext &Ctx) {
     return "";
   E = strip(E);
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());
+  CharSourceRange Range = SM.getExpansionRange(E->getSourceRange());
   std::string Text =
       Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
   std::string Out;
