@@ -230,6 +230,11 @@ RankEnd Analysis::rankEnd(int Trace) const {
         End.BlockedIn = &*It;
         break;
       }
+  for (auto It = T.Records.rbegin(); It != T.Records.rend(); ++It)
+    if (It->Kind == RecordKind::Op) {
+      End.LastCall = &*It;
+      break;
+    }
   const RankExit *E = HaveManifest ? Manifest.forRank(T.Rank) : nullptr;
   if (E && E->KilledByLauncher)
     End.Text = "was still running when distlint-rt ended the job";

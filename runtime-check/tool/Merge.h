@@ -89,6 +89,7 @@ struct P2PIssue {
 struct RankEnd {
   std::string Text;
   const Record *BlockedIn = nullptr;
+  const Record *LastCall = nullptr; ///< The rank's last recorded operation.
 };
 
 struct Analysis {

@@ -135,6 +135,10 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
     std::string Blocked = blockedText(In, Trace, End);
     if (!Blocked.empty())
       OS << "; it was " << Blocked;
+    else if (End.LastCall &&
+             (Last == D.LastBefore.end() || End.LastCall != Last->second.Rec))
+      OS << "; its last call was " << End.LastCall->info().Name << " at "
+         << In.S.whereWithCaller(Trace, *End.LastCall);
     OS << "; it " << End.Text << "\n";
   }
   if (!D.Differs.empty())
@@ -384,6 +388,8 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
         M["end"] = End.Text;
         if (End.BlockedIn)
           M["blocked_in"] = opJson(In, {Trace, End.BlockedIn});
+        if (End.LastCall)
+          M["last_call"] = opJson(In, {Trace, End.LastCall});
         auto Last = D.LastBefore.find(CommRank);
         if (Last != D.LastBefore.end())
           M["last"] = opJson(In, Last->second);

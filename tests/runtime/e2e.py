@@ -404,7 +404,24 @@ def special_usage_errors(ctx):
     check(code == 2 and "no distlint-rt traces" in err, f"empty dir: {code} {err!r}")
 
 
+def special_missing_rank_text(ctx):
+    """Acceptance: the report on a divergent 2-rank run names the missing
+    rank and both call-sites (where rank 0 waits, where rank 1 left)."""
+    traces = ctx.path("traces")
+    code, out, err = ctx.distlint_rt("run", "--nproc", "2", "--timeout", str(TIMEOUT),
+                                     "--out", traces, "--log-dir", ctx.path("logs"), "--",
+                                     ctx.binary("early_return_buggy"))
+    check(code == 1, f"run exited {code}: {err}")
+    block = out.split("FIRST DIVERGENCE", 1)[-1].split("\n\n", 1)[0]
+    check("rank 0 issued ncclAllReduce(count=256, float32, sum) at" in block and
+          "early_return_buggy.cpp:16" in block, f"rank 0's call-site missing:\n{block}")
+    check("rank 1 never issued collective #1" in block, f"missing rank not named:\n{block}")
+    check("early_return_buggy.cpp:13" in block and "exited with code 0" in block,
+          f"rank 1's call-site or exit missing:\n{block}")
+
+
 SPECIAL = {
+    "missing-rank-text": special_missing_rank_text,
     "missing-real-library": special_missing_real_library,
     "abort-on-hang": special_abort_on_hang,
     "report-formats": special_report_formats,
