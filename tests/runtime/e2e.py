@@ -25,8 +25,12 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT = 2       # DISTLINT_RT_TIMEOUT for buggy runs (seconds)
-MAX_RUN = 60      # Upper bound for any single run
+# DISTLINT_RT_TIMEOUT (seconds). Buggy runs need a short one to end soon;
+# clean runs a long one, so a slow start on a busy machine is not a "hang".
+TIMEOUT = 3
+MPI_TIMEOUT = 4
+CLEAN_TIMEOUT = 30
+MAX_RUN = 90      # Upper bound for any single run
 
 RUN_LINE = re.compile(r"run:\s*(nccl|mpi)\s+(buggy|clean)")
 EXPECT_LINE = re.compile(r"expect:\s*distlint-rank-divergent-collective|divergence here")
@@ -170,7 +174,8 @@ def nccl_case(ctx, source, name):
     if mode == "clean":
         baseline = run_ranks_directly(ctx, program, 2)
         os.unlink(ctx.path("nccl-id")) if os.path.exists(ctx.path("nccl-id")) else None
-    code, out, err = ctx.distlint_rt("run", "--nproc", "2", "--timeout", str(TIMEOUT),
+    timeout = CLEAN_TIMEOUT if mode == "clean" else TIMEOUT
+    code, out, err = ctx.distlint_rt("run", "--nproc", "2", "--timeout", str(timeout),
                                      "--max-time", str(MAX_RUN - 10), "--out", traces,
                                      "--log-dir", logs, "--format", "json", "--", program)
     try:
@@ -206,12 +211,12 @@ def nccl_case(ctx, source, name):
 
 # ---- MPI programs under mpirun -------------------------------------------------------------
 
-def mpirun_cmd(ctx, program, preload, traces, abort):
+def mpirun_cmd(ctx, program, preload, traces, abort, timeout=MPI_TIMEOUT):
     cmd = [ctx.cfg["mpirun"], "-np", "2", "--allow-run-as-root", "--oversubscribe",
            "--mca", "btl", "self,vader,tcp", "--mca", "btl_tcp_if_include", "lo"]
     if preload:
         cmd += ["-x", f"LD_PRELOAD={ctx.cfg['preload']}", "-x", f"DISTLINT_RT_DIR={traces}",
-                "-x", f"DISTLINT_RT_TIMEOUT={TIMEOUT}"]
+                "-x", f"DISTLINT_RT_TIMEOUT={timeout}"]
         if abort:
             cmd += ["-x", "DISTLINT_RT_ABORT=1"]
     return cmd + [program]
@@ -227,7 +232,8 @@ def mpi_case(ctx, source, name):
     if mode == "clean":
         code, base, err = run(mpirun_cmd(ctx, program, False, traces, False), env=ctx.env())
         check(code == 0, f"baseline mpirun failed ({code}): {err}")
-        code, out, err = run(mpirun_cmd(ctx, program, True, traces, False), env=ctx.env())
+        code, out, err = run(mpirun_cmd(ctx, program, True, traces, False, CLEAN_TIMEOUT),
+                             env=ctx.env())
         check(code == 0, f"mpirun with the recorder failed ({code}): {err}")
         check(sorted(base.splitlines()) == sorted(out.splitlines()),
               f"output differs with the recorder:\n--- without\n{base}\n--- with\n{out}")
@@ -266,7 +272,7 @@ def special_abort_on_hang(ctx):
     procs = []
     for rank in range(2):
         env = ctx.env(RANK=rank, WORLD_SIZE=2, LOCAL_RANK=rank, LD_PRELOAD=ctx.cfg["preload"],
-                      DISTLINT_RT_DIR=traces, DISTLINT_RT_TIMEOUT=1, DISTLINT_RT_ABORT=1)
+                      DISTLINT_RT_DIR=traces, DISTLINT_RT_TIMEOUT=2, DISTLINT_RT_ABORT=1)
         procs.append(subprocess.Popen([program], env=env, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True,
                                       start_new_session=True))
