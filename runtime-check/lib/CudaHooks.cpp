@@ -50,6 +50,10 @@ template <class Call> cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&
   HookScope Guard;
   CallSite Site;
   captureCallSite(HookFrame, Site);
+  // Syncs that no user code asked for (a library's own threads) are not the
+  // program's: neither counted nor watched.
+  if (!frameValid(Site.Frames[0]))
+    return Real();
   SyncHandle H = beginSync(*T, Op, Site);
   cudaError_t R = Real();
   ErrnoKeeper Keep;
