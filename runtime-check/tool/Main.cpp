@@ -206,6 +206,8 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
     return usageError("run needs --nproc N");
   if (L.Command.empty())
     return usageError("run needs a program after --");
+  if (findProgram(L.Command.front()).empty())
+    return usageError("cannot run " + L.Command.front() + ": not found or not executable");
   L.PreloadLibrary = findPreloadLibrary(Argv0);
   if (L.PreloadLibrary.empty())
     return usageError("cannot find libdistlint-rt.so next to distlint-rt; set DISTLINT_RT_LIB");

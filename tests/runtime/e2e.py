@@ -398,6 +398,7 @@ def special_usage_errors(ctx):
     cases = [(["run", "--", "true"], "needs --nproc"),
              (["run", "--nproc", "0", "--", "true"], "--nproc"),
              (["run", "--nproc", "2"], "needs a program"),
+             (["run", "--nproc", "2", "--", "/nonexistent/train"], "cannot run"),
              (["report"], "needs a trace directory"),
              (["report", ctx.tmp, "--format", "xml"], "unknown format"),
              (["frobnicate"], "unknown command")]
