@@ -188,6 +188,17 @@ def nccl_case(ctx, source, name):
         outputs = per_rank_outputs(logs, 2)
         check(outputs == baseline,
               f"output differs with the recorder:\n--- without\n{baseline}\n--- with\n{outputs}")
+        # Completion came from CUDA events (the stand-in driver), except for
+        # operations captured into a graph, which must not be watched.
+        for site in report["sites"]:
+            if not site["op"].startswith("nccl") or site["op"].startswith("ncclComm"):
+                continue
+            if name == "nccl_capture":
+                check(site["completion_not_observed"] == site["counts"],
+                      f"captured operation was watched: {site}")
+            else:
+                check(not site["completion_not_observed"],
+                      f"completion not observed through events: {site}")
         return
     check(code == 1, f"buggy program: distlint-rt run exited {code}, want 1\n{err}")
     check(not report["clean"], "buggy program: report says clean")
