@@ -54,9 +54,10 @@ std::string fingerprintKey(llvm::StringRef Rule, llvm::StringRef RelativeFile,
                            llvm::StringRef SourceLine,
                            llvm::StringRef EnclosingFunction) {
   std::string Data;
+  // Named: a temporary inside the braced list would die before the loop.
+  const std::string Normalized = normalizeSourceLine(SourceLine);
   for (llvm::StringRef Part :
-       {Rule, RelativeFile, llvm::StringRef(normalizeSourceLine(SourceLine)),
-        EnclosingFunction}) {
+       {Rule, RelativeFile, llvm::StringRef(Normalized), EnclosingFunction}) {
     Data += Part;
     Data += '\0';
   }
