@@ -136,6 +136,7 @@ std::vector<RuntimeProblem> runtimeProblems(const Analysis &A, const Sites &S) {
   for (size_t I = 0; I < A.Divergences.size(); ++I) {
     const Divergence &D = A.Divergences[I];
     RuntimeProblem R{"divergence", I, D.Issued, ""};
+    R.Records.insert(R.Records.end(), D.SplitOps.begin(), D.SplitOps.end());
     R.Summary = "communicator " + commName(D.CommId) + " diverged at operation #" +
                 std::to_string(D.Seq);
     if (!D.Issued.empty())

@@ -311,6 +311,17 @@ void compareComm(Analysis &A, CommSummary &C) {
       Last = std::max(Last, S.rbegin()->first);
     }
   }
+  // The first agreed collective whose call-sites differ between members.
+  uint64_t SplitSeq = 0;
+  std::vector<RankOp> SplitOps;
+  auto SiteOf = [&](const RankOp &Op) {
+    PackedFrame F = Op.Rec->Frames[0];
+    const RankTrace &T = A.Traces[size_t(Op.Trace)];
+    std::string Module = frameValid(F) && frameModule(F) < T.Modules.size()
+                             ? T.Modules[frameModule(F)]
+                             : std::string();
+    return Module + "+" + std::to_string(frameOffset(F));
+  };
   for (uint64_t Seq = First; Seq <= Last; ++Seq) {
     std::vector<RankOp> Issued;
     std::vector<int> Missing;
@@ -327,6 +338,13 @@ void compareComm(Analysis &A, CommSummary &C) {
         Differs.insert(F);
     if (Missing.empty() && Differs.empty()) {
       ++C.Agreed;
+      if (!SplitSeq)
+        for (size_t I = 1; I < Issued.size(); ++I)
+          if (SiteOf(Issued[I]) != SiteOf(Issued[0])) {
+            SplitSeq = Seq;
+            SplitOps = Issued;
+            break;
+          }
       continue;
     }
     Divergence D;
@@ -335,6 +353,8 @@ void compareComm(Analysis &A, CommSummary &C) {
     D.Issued = Issued;
     D.MissingCommRanks = Missing;
     D.Differs.assign(Differs.begin(), Differs.end());
+    D.SplitSeq = SplitSeq;
+    D.SplitOps = SplitOps;
     for (const RankOp &Op : Issued) {
       uint64_t T = A.Traces[size_t(Op.Trace)].toRealtime(Op.Rec->StartNs);
       D.TimeNs = D.TimeNs ? std::min(D.TimeNs, T) : T;

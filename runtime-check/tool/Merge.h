@@ -62,6 +62,11 @@ struct Divergence {
   std::vector<int> MissingCommRanks; ///< Members that did not.
   std::map<int, RankOp> LastBefore;  ///< Missing member -> its last op on the comm.
   std::vector<std::string> Differs;  ///< Fields that differ among Issued.
+  /// An earlier collective the members agreed on but issued from different
+  /// call-sites: often where they really went apart (NCCL pairs a skipped
+  /// call with the next alike one).
+  uint64_t SplitSeq = 0;
+  std::vector<RankOp> SplitOps;
 };
 
 /// One rank's hang: where its host was stuck, and the operations it had

@@ -143,6 +143,14 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
   }
   if (!D.Differs.empty())
     OS << "  the ranks disagree on: " << joinList(D.Differs) << "\n";
+  if (D.SplitSeq) {
+    std::vector<std::string> Sites;
+    for (const RankOp &Op : D.SplitOps)
+      Sites.push_back(rankLabel(A, Op.Trace) + " at " + In.S.whereWithCaller(Op.Trace, *Op.Rec));
+    OS << "  note: collective #" << D.SplitSeq
+       << " matched, but came from different call-sites (" << joinList(Sites)
+       << "): the ranks may have gone apart there\n";
+  }
 }
 
 } // namespace
@@ -395,6 +403,12 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
           M["last"] = opJson(In, Last->second);
       }
       X["missing"].push_back(M);
+    }
+    if (D.SplitSeq) {
+      X["split_seq"] = D.SplitSeq;
+      X["split"] = json::array();
+      for (const RankOp &Op : D.SplitOps)
+        X["split"].push_back(opJson(In, Op));
     }
     J["divergences"].push_back(X);
   }

@@ -244,3 +244,30 @@ TEST(Merge, ManifestRoundTripAndRankEnds) {
   unlink(Path.c_str());
   rmdir(Dir);
 }
+
+TEST(Merge, AgreedCollectiveFromDifferentCallSitesIsNoted) {
+  // Rank 0's rank-only all-reduce (site 0x100) pairs with rank 1's common one
+  // (site 0x200); rank 0's common one then has no partner.
+  std::vector<RankTrace> T = {rankTrace(0), rankTrace(1)};
+  append(T[0], allReduce(0, 1, 1024, 0x100));
+  append(T[0], allReduce(0, 2, 1024, 0x200));
+  append(T[1], allReduce(1, 1, 1024, 0x200));
+  Analysis A = analyze(T, nullptr);
+  ASSERT_EQ(A.Divergences.size(), 1u);
+  const Divergence &D = A.Divergences[0];
+  EXPECT_EQ(D.Seq, 2u);
+  EXPECT_EQ(D.SplitSeq, 1u);
+  ASSERT_EQ(D.SplitOps.size(), 2u);
+  EXPECT_EQ(frameOffset(D.SplitOps[0].Rec->Frames[0]), 0x100u);
+  EXPECT_EQ(frameOffset(D.SplitOps[1].Rec->Frames[0]), 0x200u);
+}
+
+TEST(Merge, SameCallSitesLeaveNoSplitNote) {
+  std::vector<RankTrace> T = {rankTrace(0), rankTrace(1)};
+  append(T[0], allReduce(0, 1));
+  append(T[0], allReduce(0, 2));
+  append(T[1], allReduce(1, 1));
+  Analysis A = analyze(T, nullptr);
+  ASSERT_EQ(A.Divergences.size(), 1u);
+  EXPECT_EQ(A.Divergences[0].SplitSeq, 0u);
+}
