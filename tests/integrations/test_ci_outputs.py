@@ -103,8 +103,13 @@ def validate_sarif(sarif, tmp):
     assert p.returncode == 0, "install-sarif-multitool.sh failed:\n" + p.stderr
     tool = p.stdout.strip().splitlines()[-1]
     log = os.path.join(tmp, "validation.sarif")
+    # (multitool 5.x has no --force: the log must not exist yet.)
+    if os.path.exists(log):
+        os.remove(log)
     v = subprocess.run([tool, "validate", "--rule-kind", "Gh;Sarif", "--output", log,
-                        "--force", sarif], capture_output=True, text=True, timeout=TIMEOUT)
+                        sarif], capture_output=True, text=True, timeout=TIMEOUT)
+    assert os.path.isfile(log), "multitool wrote no log (exit %d):\n%s%s" % (
+        v.returncode, v.stdout[-3000:], v.stderr[-2000:])
     with open(log) as f:
         results = json.load(f)["runs"][0].get("results", [])
     errors = [r for r in results if r.get("level", "warning") == "error"]
