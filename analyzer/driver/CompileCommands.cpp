@@ -61,8 +61,7 @@ cleanCommandLine(std::vector<std::string> Argv, const std::string &ResourceDir,
       Drop.insert(Index);
       continue;
     }
-    llvm::StringRef Spelling = A->getAsString(Parsed);
-    if (isDroppedFlag(Spelling))
+    if (Index < Argv.size() && isDroppedFlag(Argv[Index]))
       Drop.insert(Index);
   }
   bool HasResourceDir = false;

@@ -47,11 +47,13 @@ cl::opt<std::string> BuildPath(
 cl::opt<bool> All("all",
                   cl::desc("Analyze every file of the compilation database"),
                   cl::cat(Category));
-cl::opt<unsigned> Jobs("j",
+// A string, so a bad value is reported by us on one line (llvm::cl would
+// print its own message to stderr).
+cl::opt<std::string> Jobs("j",
                        cl::desc("Translation units analyzed in parallel "
                                 "(default: number of cores); the output does "
                                 "not depend on it"),
-                       cl::value_desc("N"), cl::init(0), cl::Prefix,
+                       cl::value_desc("N"), cl::Prefix,
                        cl::cat(Category));
 cl::opt<std::string> Rules(
     "rules",
@@ -159,8 +161,10 @@ int main(int argc, const char **argv) {
           "code.\n\n  distlint [options] <files...> [-- <compile flags>]\n",
           &ParseErrorStream)) {
     StringRef First = StringRef(ParseErrors).trim().split('\n').first;
-    First.consume_front("distlint: ");
-    return toolError(First);
+    First.consume_front(sys::path::filename(argv[0]));
+    First.consume_front(": ");
+    return toolError(First.empty() ? "invalid command line (see --help)"
+                                   : First.str());
   }
 
   Opts.BuildPath = BuildPath;
@@ -172,7 +176,8 @@ int main(int argc, const char **argv) {
   Opts.LineFilter = LineFilterJson;
   Opts.DiffRevision = DiffRevision;
   Opts.BaselineFile = BaselineFile;
-  Opts.Jobs = Jobs;
+  if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
+    return toolError("-j expects a number of jobs, not '" + Jobs + "'");
 
   if (PrintResourceDir) {
     outs() << findResourceDir(Opts) << "\n";

@@ -272,7 +272,7 @@ public:
                 std::to_string(P.getLine()) + ":" +
                 std::to_string(P.getColumn()) + ": ";
     }
-    First = Where + "error: " + std::string(Msg);
+    First = Where + std::string(Msg);
   }
   std::string First;
   unsigned Count = 0;

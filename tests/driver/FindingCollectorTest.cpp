@@ -33,9 +33,9 @@ std::vector<Finding> findingsFor(const std::string &Code,
   Opts.ProjectRoot = "/distlint-test";
   FindingCollector Collector(Opts);
   Collector.setASTContext(&AST->getASTContext());
-  auto Calls = match(
-      findAll(callExpr(callee(functionDecl(hasName("target")))).bind("c")),
-      *AST->getASTContext().getTranslationUnitDecl(), AST->getASTContext());
+  auto Calls =
+      match(callExpr(callee(functionDecl(hasName("target")))).bind("c"),
+            AST->getASTContext());
   for (const BoundNodes &N : Calls) {
     const auto *Call = N.getNodeAs<CallExpr>("c");
     RawFinding F;

@@ -45,3 +45,19 @@ TEST(Fingerprint, IdenticalLinesGetDistinctStableFingerprints) {
     EXPECT_EQ(Before[I].Fingerprint, After[I].Fingerprint);
 }
 } // namespace
+
+namespace {
+// Baselines are committed to repositories: the fingerprint format must not
+// change silently. Expected values computed independently:
+//   k = sha1("r\0src/a.cpp\0if (rank == 0) barrier();\0train\0")[:32 hex]
+//   fingerprint = sha1(k + ":" + occurrence)[:32 hex]
+TEST(Fingerprint, FormatIsStable) {
+  std::string Key = fingerprintKey("r", "src/a.cpp",
+                                   "  if (rank == 0)   barrier(); // x", "train");
+  EXPECT_EQ(Key, "03f15d59374e9b16126be93b0ece2645");
+  std::vector<Finding> Fs = {finding(1, Key), finding(2, Key)};
+  finalizeFingerprints(Fs);
+  EXPECT_EQ(Fs[0].Fingerprint, "a2f579ad2791f13ea0b20e6762994abe");
+  EXPECT_EQ(Fs[1].Fingerprint, "51c9f2aa7ed7ac99ddf4da992bf8050f");
+}
+} // namespace

@@ -77,7 +77,7 @@ TEST(FileSuppressions, NextLineOnlyAppliesToTheNextLine) {
                      "// NOLINTNEXTLINE\n"
                      "\n"
                      "d();\n"
-                     "e(); // NOLINTNEXTLINE is not NOLINT for this line\n";
+                     "e(); // NOLINTNEXTLINE does not cover its own line\n";
   FileSuppressions S(Text);
   EXPECT_TRUE(S.suppresses(at(Text, "a()"), Rule));
   EXPECT_FALSE(S.suppresses(at(Text, "b()"), Rule));

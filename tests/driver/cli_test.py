@@ -253,6 +253,7 @@ def broken_compile_db_exits_2_with_one_line(e):
 
 
 def needs_define_source(e, dest):
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
     with open(dest, "w") as fh:
         fh.write("#ifndef FROM_THE_DATABASE\n#error compiled without the database flags\n"
                  "#endif\n#include <mpi.h>\nint main() { return 0; }\n")
@@ -392,6 +393,22 @@ def nolint_unmatched_begin_silences_nothing(e):  # NEEDS_RULE
 
 # --- Baseline, filters --------------------------------------------------------
 
+NEW_BUG = """
+void new_bug() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (r != 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+"""
+
+
+def line_of_last_barrier(path):
+    with open(path) as fh:
+        return [i + 1 for i, l in enumerate(fh) if "MPI_Barrier" in l][-1]
+
+
+
 @case
 def baseline_survives_lines_inserted_above(e):  # NEEDS_RULE
     a = e.copy("divergent.cpp")
@@ -408,12 +425,11 @@ def baseline_survives_lines_inserted_above(e):  # NEEDS_RULE
     with open(a) as fh:
         text = fh.read()
     text = "// header comment\n#include <cstddef>\n\nstatic int unrelated = 3;\n" + text
-    text += ("\nvoid new_bug(int rank) {\n  if (rank == 0)\n"
-             "    MPI_Barrier(MPI_COMM_WORLD);\n}\n")
+    text += NEW_BUG
     with open(a, "w") as fh:
         fh.write(text)
     rc, doc, _ = e.json([a, b], ["--baseline", base])
-    new_line = text.count("\n") - 1
+    new_line = line_of_last_barrier(a)
     check(findings_at(doc) == [("divergent.cpp", new_line)],
           f"only the new finding (line {new_line}) expected: {findings_at(doc)}")
     check(rc == 1, f"exit {rc}")
@@ -443,10 +459,8 @@ def diff_keeps_changed_lines_only(e):  # NEEDS_RULE
     git(e, repo, "add", ".")
     git(e, repo, "commit", "-q", "-m", "base")
     with open(b, "a") as fh:
-        fh.write("\nvoid new_bug(int rank) {\n  if (rank != 0)\n"
-                 "    MPI_Barrier(MPI_COMM_WORLD);\n}\n")
-    with open(b) as fh:
-        new_line = fh.read().count("\n") - 1
+        fh.write(NEW_BUG)
+    new_line = line_of_last_barrier(b)
     rc, doc, err = e.json([a, b], ["--diff", "HEAD"], cwd=repo)
     check(findings_at(doc) == [("second_divergent.cpp", new_line)],
           f"only the new finding expected: {findings_at(doc)} {err}")
@@ -538,8 +552,9 @@ def validate_sarif(e, files):
     check(rc in (0, 1, 2), f"distlint exit {rc}: {err}")
     log = os.path.join(e.tmp, "validation.sarif")
     p = subprocess.run([tool, "validate", "--rule-kind", "Gh;Sarif", "--output", log,
-                        "--force", sarif], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
+                        sarif], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    check(os.path.exists(log), f"multitool wrote no log (exit {p.returncode}):\n{p.stdout}")
     with open(log) as fh:
         results = json.load(fh)["runs"][0].get("results", [])
     errors = [r for r in results if r.get("level", "warning") == "error"]
