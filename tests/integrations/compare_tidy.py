@@ -6,7 +6,9 @@ Runs Debian's clang-tidy-19 with `-load libdistlint-tidy.so
 program with the harness's flags, and compares the findings as
 file:line:rule (and each finding's notes as file:line). Fails on any
 difference, and also when neither tool found anything at all: an
-empty-vs-empty comparison proves nothing.
+empty-vs-empty comparison proves nothing. One more input checks that
+user-declared rank sources reach the rules in both front ends
+(.distlint.yaml vs CheckOptions distlint.RankSources).
 """
 import argparse
 import collections
@@ -16,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import distlint_testlib as lib  # noqa: E402
@@ -48,6 +51,44 @@ def run_clang_tidy(args, files, flags):
         raise RuntimeError("clang-tidy could not run the plugin:\n" + p.stderr)
     findings, errors = lib.parse_clang_text(p.stdout)
     return findings, errors
+
+
+def run_user_config_case(args):
+    """User-declared rank sources reach the rules in both front ends: with
+    the setting both report the `// expect:` finding, without it neither."""
+    case = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inputs",
+                        "user_rank_source.cpp")
+    flags = lib.compile_flags(case)
+    expected = collections.Counter(
+        (case, line, rule) for line, rule in lib.expectations(case)[0])
+    tmp = tempfile.mkdtemp(prefix="distlint-tidy-config-")
+    try:
+        cfg = os.path.join(tmp, "distlint.yaml")
+        with open(cfg, "w") as f:
+            f.write("RankSources: [cluster::whoami]\n")
+        ok = True
+        for label, extra_ours, extra_theirs, want in (
+                ("with RankSources", ["--config=" + cfg],
+                 ["-config={CheckOptions: {distlint.RankSources: 'cluster::whoami'}}"],
+                 expected),
+                ("without", [], [], collections.Counter())):
+            a = args.distlint
+            p = subprocess.run([a, "--format=json", "--quiet"] + extra_ours + [case, "--"] + flags,
+                               capture_output=True, text=True, timeout=args.timeout)
+            ours = collections.Counter((os.path.realpath(f["file"]), f["line"], f["rule"])
+                                       for f in json.loads(p.stdout)["findings"])
+            p = subprocess.run([args.clang_tidy, "-load", args.plugin, "-checks=-*,distlint-*",
+                                "--quiet"] + extra_theirs + [case, "--"] + flags,
+                               capture_output=True, text=True, timeout=args.timeout)
+            theirs = collections.Counter((f["file"], f["line"], f["rule"])
+                                         for f in lib.parse_clang_text(p.stdout)[0])
+            good = ours == theirs == want
+            ok &= good
+            print("%s user config %s: distlint %s, clang-tidy %s, expected %s"
+                  % ("ok:" if good else "FAIL:", label, sorted(ours), sorted(theirs), sorted(want)))
+        return ok
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main():
@@ -109,6 +150,7 @@ def main():
         print("FAIL: neither tool reported any finding on testdata; "
               "the comparison would prove nothing")
         return 1
+    ok &= run_user_config_case(args)
     print("PASS: findings agree" if ok else "FAIL: findings differ")
     return 0 if ok else 1
 
