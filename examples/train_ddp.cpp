@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
   trainer::SyntheticDataset dataset(/*size=*/128);
   torch::data::samplers::DistributedRandomSampler sampler(
       dataset.size().value(), config.world_size, config.rank);
-  auto loader = torch::data::make_data_loader(
+  auto loader = torch::data::make_data_loader( // expect: distlint-missing-set-epoch
       dataset.map(torch::data::transforms::Stack<>()), sampler,
       torch::data::DataLoaderOptions(config.batch_size));
 

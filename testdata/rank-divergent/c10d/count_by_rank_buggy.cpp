@@ -3,7 +3,7 @@
 // seen ("per-class counts"), which is derived from the rank. Gloo pairs the
 // two buffers, the sizes disagree and the ranks wait until the timeout.
 // run: gloo buggy
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -3,7 +3,7 @@
 // validation metric. The hook is only run by rank 0 ("it writes the report"),
 // and the metric lambda sits behind a short-circuit condition on the rank.
 // run: gloo buggy
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -3,7 +3,7 @@
 // different loss (different shards), so only some ranks enter the branch and
 // issue the all-reduce; the others go on with their gradient all-reduce.
 // run: gloo buggy
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -3,7 +3,7 @@
 // the gradient all-reduce that the other ranks are waiting in. The same trap
 // as a caught exception: a bad batch throws, the catch logs and goes on.
 // run: gloo buggy
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -3,7 +3,7 @@
 // waits on a barrier; every other rank only takes part in the broadcast.
 // The broadcast matches on every rank; the writer's barrier does not.
 // run: gloo buggy
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -3,7 +3,7 @@
 // Clocks are rank-local data. Rank 1 reads from a slower disk, breaks out
 // first, and rank 0 waits in the next gradient all-reduce.
 // run: gloo buggy
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -2,7 +2,7 @@
 // and its decision is broadcast before anybody acts on it, so every rank
 // leaves the loop at the same step. The broadcast result is uniform.
 // run: gloo clean
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>

@@ -4,7 +4,7 @@
 // rank the same environment), and constants. Every collective below is
 // reached by all ranks.
 // run: gloo clean
-// libtorch: 1.13, 2.x
+// libtorch: 1.13
 #include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
