@@ -78,7 +78,10 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
       SourceLocation BranchLoc =
           D->Condition ? D->Condition->getBeginLoc()
                        : (D->Branch ? D->Branch->getBeginLoc() : SourceLocation());
-      if (BranchLoc.isValid())
+      if (D->Branch && isa<CallExpr>(D->Branch))
+        Diag.note(BranchLoc, "this call throws on some ranks only; the "
+                             "catch handler skips the collective there");
+      else if (BranchLoc.isValid())
         Diag.note(BranchLoc, D->IsLoop ? (D->Origin.Kind == VaryKind::Rank
                                               ? "loop condition depends on rank"
                                               : "loop condition depends on "

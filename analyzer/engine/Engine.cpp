@@ -24,6 +24,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
 #include <map>
 
 using namespace clang;
@@ -43,6 +44,8 @@ struct FunctionResult {
   llvm::DenseMap<const CFGBlock *, Taint> BranchTaint;
   FunctionSummary Summary;
   Taint ReturnTaint;
+  /// Control taint of throws that leave the function.
+  Taint ThrowTaint;
   /// Joined taint of each variable over all program points (for lambdas
   /// that capture it).
   VarState AllPoints;
@@ -60,7 +63,7 @@ struct FunctionResult {
   bool Done = false;
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
-  llvm::DenseMap<const CFGBlock *, bool> ArmsDiffer;
+  llvm::DenseMap<const CFGBlock *, std::vector<std::string>> Arms;
 };
 
 const Expr *strip(const Expr *E) {
@@ -683,6 +686,11 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
 void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
                                       bool Strong) {
   const Expr *L = strip(LHS);
+  // Written through its address (`MPI_Comm_rank(comm, &rank)`).
+  if (const auto *U = dyn_cast<UnaryOperator>(L);
+      U && U->getOpcode() == UO_AddrOf &&
+      isa<DeclRefExpr, MemberExpr>(strip(U->getSubExpr())))
+    L = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(L)) {
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       if (E.isUserCode(F)) {
@@ -753,6 +761,16 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         Taint T;
         T.Range = IntRange{{1, 0}, {1, 0}};
         T.addControl(Ctl);
+        assignLValue(Out, T, S, true);
+      }
+      break;
+    case Role::LocalDataSource:
+      if (Out) {
+        Taint T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
+                                 Row->Detail && *Row->Detail
+                                     ? std::string("rank-local value (") +
+                                           Row->Detail + ")"
+                                     : "rank-local value");
         assignLValue(Out, T, S, true);
       }
       break;
@@ -1278,6 +1296,16 @@ FunctionResult *Engine::Impl::analyze(const FunctionDecl *FD) {
     return R;
   UniformityAnalysis U(E, FD, *R);
   U.run();
+  const CFGBlock *ExitBlock = &R->Facts->cfg().getExit();
+  for (const CFGBlock *B : R->Facts->reversePostOrder())
+    if (const Stmt *T = B->getTerminatorStmt(); T && isa<CXXThrowExpr>(T)) {
+      bool Escapes = true;
+      for (const CFGBlock *Succ : B->succs())
+        if (Succ && Succ != ExitBlock)
+          Escapes = false;
+      if (Escapes)
+        R->ThrowTaint.addControl(U.controlTaint(B));
+    }
 
   FunctionSummary &Sum = R->Summary;
   if (R->ReturnTaint.Vary)
@@ -1630,7 +1658,7 @@ std::string Engine::collectiveToken(const CallExpr *Call) {
     return Token + ";";
   }
   if (Site->Callee)
-    return "(" + summary(Site->Callee).Sequence + ")";
+    return summary(Site->Callee).Sequence; // Inlined: wrappers compare equal.
   return "";
 }
 
@@ -1730,13 +1758,41 @@ std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   return Out;
 }
 
-bool Engine::armsDiffer(const FunctionDecl *FD, const CFGBlock *Branch) {
+static size_t countOccurrences(llvm::StringRef Haystack, llvm::StringRef Needle) {
+  size_t N = 0;
+  for (size_t Pos = Haystack.find(Needle); Pos != llvm::StringRef::npos;
+       Pos = Haystack.find(Needle, Pos + Needle.size()))
+    ++N;
+  return N;
+}
+
+bool Engine::armsDiffer(const FunctionDecl *FD, const CFGBlock *Branch,
+                        const CallExpr *Collective) {
   FunctionResult *R = P->analyze(FD);
   if (!R || !R->Facts)
     return false;
-  auto It = R->ArmsDiffer.find(Branch);
-  if (It != R->ArmsDiffer.end())
-    return It->second;
+  auto It = R->Arms.find(Branch);
+  if (It == R->Arms.end())
+    It = R->Arms.try_emplace(Branch, computeArms(FD, Branch)).first;
+  const std::vector<std::string> &Alts = It->second;
+  if (Alts.size() < 2)
+    return false;
+  // The arms differ; this collective is part of the difference only if the
+  // arms issue it a different number of times (matched broadcasts in both
+  // arms are fine even when one arm adds a barrier).
+  std::string Token = collectiveToken(Collective);
+  if (Token.empty())
+    return true;
+  size_t First = countOccurrences(Alts.front(), Token);
+  for (const std::string &A : Alts)
+    if (countOccurrences(A, Token) != First)
+      return true;
+  return false;
+}
+
+std::vector<std::string> Engine::computeArms(const FunctionDecl *FD,
+                                             const CFGBlock *Branch) {
+  FunctionResult *R = P->analyze(FD);
   SequenceBuilder SB(*this, *R->Facts);
   SB.OnPath.insert(Branch);
   const CFGBlock *Join = R->Facts->immediatePostDominator(Branch);
@@ -1746,9 +1802,7 @@ bool Engine::armsDiffer(const FunctionDecl *FD, const CFGBlock *Branch) {
       if (auto A = SB.walk(Succ, Join))
         if (!llvm::is_contained(Alts, *A))
           Alts.push_back(*A);
-  bool Differ = Alts.size() >= 2;
-  R->ArmsDiffer[Branch] = Differ;
-  return Differ;
+  return Alts;
 }
 
 /// Call sites of FD in user code (for parameter-carried divergence).
@@ -1828,7 +1882,7 @@ Engine::divergenceAt(const CallExpr *Collective) {
     auto It = R->BranchTaint.find(Dep);
     if (It == R->BranchTaint.end() || !It->second.depends())
       continue;
-    if (!armsDiffer(FD, Dep))
+    if (!armsDiffer(FD, Dep, Collective))
       continue;
     Divergence D;
     D.Branch = Dep->getTerminatorStmt();
@@ -1846,7 +1900,55 @@ Engine::divergenceAt(const CallExpr *Collective) {
         ByParam = D;
       }
   }
-  return ByParam;
+  if (ByParam)
+    return ByParam;
+  return thrownPast(Collective);
+}
+
+/// A call earlier in the same try block may throw on some ranks only: the
+/// catch handler then skips this collective on those ranks.
+std::optional<Engine::Divergence> Engine::thrownPast(const CallExpr *Collective) {
+  const CXXTryStmt *Try = nullptr;
+  for (const Stmt *Cur = parentStmt(Collective); Cur; Cur = parentStmt(Cur))
+    if ((Try = dyn_cast<CXXTryStmt>(Cur)))
+      break;
+  if (!Try)
+    return std::nullopt;
+  std::vector<const CallExpr *> Calls;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *C = dyn_cast<CallExpr>(S))
+      if (C->getBeginLoc() < Collective->getBeginLoc())
+        Calls.push_back(C);
+    for (const Stmt *Child : S->children())
+      Collect(Child);
+  };
+  Collect(Try->getTryBlock());
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Callee = resolveCallee(Call);
+    if (!Callee || !Callee->hasBody() || !isUserCode(Callee))
+      continue;
+    FunctionResult *CR = P->analyze(Callee->getDefinition());
+    if (!CR || !CR->ThrowTaint.depends())
+      continue;
+    Divergence D;
+    D.Branch = Call;
+    if (CR->ThrowTaint.Vary) {
+      D.Origin = CR->ThrowTaint.Origin;
+      return D;
+    }
+    for (unsigned I = 0; I < Call->getNumArgs() && I < 64; ++I)
+      if (CR->ThrowTaint.Params & (uint64_t(1) << I)) {
+        UniformityAnswer A = uniformity(Call->getArg(I));
+        if (!A.Uniform && A.Origin) {
+          D.Origin = *A.Origin;
+          D.PassedAt = Call;
+          return D;
+        }
+      }
+  }
+  return std::nullopt;
 }
 
 std::vector<Engine::ArgumentMismatch>

@@ -179,7 +179,11 @@ private:
   friend class UniformityAnalysis;
   friend class SequenceBuilder;
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
-  bool armsDiffer(const clang::FunctionDecl *FD, const clang::CFGBlock *Branch);
+  bool armsDiffer(const clang::FunctionDecl *FD, const clang::CFGBlock *Branch,
+                  const clang::CallExpr *Collective);
+  std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
+  std::vector<std::string> computeArms(const clang::FunctionDecl *FD,
+                                       const clang::CFGBlock *Branch);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth);
