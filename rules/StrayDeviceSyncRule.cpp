@@ -1,6 +1,24 @@
-//===- StrayDeviceSyncRule.cpp -------------------------------------------------------===//
+//===- StrayDeviceSyncRule.cpp --------------------------------------------===//
+//
+// A sync is reported when it runs on every training step (Loops.h:
+// runsEveryStep, which also follows helpers called from the step loop and
+// skips `step % N == 0`-style guards). Implicit syncs (item, cpu, printing a
+// tensor...) only matter for device tensors, so they are reported only when
+// the TU may use CUDA (Devices.h). Stream and event syncs are fine when the
+// host reads what they waited for (HostReads.h).
+//
+//===----------------------------------------------------------------------===//
 #include "StrayDeviceSyncRule.h"
+#include "engine/UserCode.h"
+#include "engine/Construction.h"
+#include "engine/Devices.h"
 #include "engine/Engine.h"
+#include "engine/HostReads.h"
+#include "engine/Loops.h"
+#include "engine/Values.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -8,9 +26,167 @@ using namespace clang::ast_matchers;
 namespace distlint {
 
 void StrayDeviceSyncRule::registerMatchers(MatchFinder &Finder) {
-  // Not implemented yet: registers nothing.
+  Finder.addMatcher(callExpr().bind("call"), this);
 }
 
-void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {}
+namespace {
+std::string shortName(const FunctionDecl *FD) {
+  if (FD->isOverloadedOperator())
+    return "operator" + std::string(getOperatorSpelling(
+                            FD->getOverloadedOperator()));
+  return FD->getNameAsString();
+}
+
+/// Is some bool argument the constant true (non_blocking = true)?
+bool hasTrueFlag(Engine &E, const CallExpr *Call) {
+  for (const Expr *Arg : Call->arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg) && Arg->getType()->isBooleanType())
+      if (auto V = evaluateInt(E, Arg); V && V->getBoolValue())
+        return true;
+  return false;
+}
+} // namespace
+
+/// A tensor that already is a host copy (`t.cpu().item()`, or a variable
+/// initialized from cpu()/to(kCPU)): reading it costs no device sync.
+bool StrayDeviceSyncRule::isHostCopy(const Expr *Object) {
+  Engine &E = engine();
+  for (int Depth = 0; Object && Depth < 4; ++Depth) {
+    const Expr *S = stripValue(Object);
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      std::string Ignored;
+      return classify(Call, Ignored) == SyncKind::Implicit;
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(S);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V)
+      return false;
+    Object = soleDefinition(E, V);
+  }
+  return false;
+}
+
+StrayDeviceSyncRule::SyncKind
+StrayDeviceSyncRule::classify(const CallExpr *Call, std::string &What) {
+  Engine &E = engine();
+  const FunctionDecl *Callee = E.resolveCallee(Call);
+  if (!Callee)
+    return SyncKind::None;
+  What = shortName(Callee);
+  const api::ApiIndex &Api = E.api();
+  if (Api.has(Callee, api::Role::DeviceSync))
+    return SyncKind::Device;
+  if (Api.has(Callee, api::Role::StreamSync) ||
+      Api.has(Callee, api::Role::EventSync))
+    return SyncKind::StreamOrEvent;
+  const api::ApiEntry *Row = Api.find(Callee, api::Role::ImplicitSync);
+  if (!Row)
+    return SyncKind::None;
+  // Rows with a mode argument (cudaMemcpy's kind) copy to the host only for
+  // some values; the values are rows of their own.
+  if (Row->Args.Flag >= 0) {
+    const Expr *Kind = callArgument(Call, Callee, Row->Args.Flag);
+    for (int Depth = 0; Kind && Depth < 4; ++Depth) {
+      const Expr *S = Kind->IgnoreParenCasts();
+      const auto *DR = dyn_cast<DeclRefExpr>(S);
+      if (!DR)
+        return SyncKind::None;
+      if (isa<EnumConstantDecl>(DR->getDecl()))
+        return Api.findMember(DR->getDecl(), api::Role::ImplicitSync)
+                   ? SyncKind::Implicit
+                   : SyncKind::None;
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      Kind = V ? soleDefinition(E, V) : nullptr;
+    }
+    return SyncKind::None;
+  }
+  bool TensorArg = false;
+  for (const Expr *Arg : Call->arguments())
+    TensorArg |= isTensorType(E, Arg->getType());
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
+  if (Member && isTensorType(E, Member->getImplicitObjectArgument()->getType()))
+    TensorArg = true;
+  if (!TensorArg)
+    return SyncKind::None; // e.g. operator<< of a Scalar.
+  // A conversion (a tensor method with arguments returning a tensor, like
+  // to()): only a copy to the CPU reads device data, and a non-blocking one
+  // does not wait.
+  if (Member && Callee->getNumParams() > 0 &&
+      isTensorType(E, Callee->getReturnType())) {
+    const Expr *Target = callArgument(Call, Callee, 0);
+    if (!Target || deviceOf(E, Target) != DeviceKind::Cpu)
+      return SyncKind::None;
+    if (hasTrueFlag(E, Call))
+      return SyncKind::None;
+    What += "(kCPU)";
+  }
+  return SyncKind::Implicit;
+}
+
+void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  if (!Call)
+    return;
+  Engine &E = engine();
+  if (!isAnalyzedStmt(E, Call))
+    return;
+  const FunctionDecl *FD = E.enclosingFunction(Call);
+  if (!FD || FD->isDependentContext())
+    return;
+  std::string What;
+  SyncKind Kind = classify(Call, What);
+  if (Kind == SyncKind::None)
+    return;
+  if (Kind == SyncKind::Implicit) {
+    if (!mayUseCuda(E))
+      return; // Provably CPU tensors: item() is just a read.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      if (isHostCopy(Member->getImplicitObjectArgument()))
+        return;
+  }
+  std::optional<StepContext> Step = runsEveryStep(E, Call);
+  if (!Step)
+    return;
+  if (Kind == SyncKind::StreamOrEvent) {
+    const Stmt *Loop = Step->Via.empty() ? Step->Loop : nullptr;
+    if (hostReadsSyncedResult(E, Call, Loop))
+      return;
+  }
+
+  std::string Msg;
+  switch (Kind) {
+  case SyncKind::Device:
+    Msg = "'" + What + "' in every training step makes the host wait until "
+          "all queued GPU work has finished, so the CPU cannot queue the next "
+          "step while the GPU runs; remove it, or wait only for the stream "
+          "whose result the host reads (or only every N steps)";
+    break;
+  case SyncKind::StreamOrEvent:
+    Msg = "'" + What + "' in every training step blocks the host, and nothing "
+          "on the host reads the synchronized result before the next device "
+          "work; drop it, or order the streams on the device with an event "
+          "(cudaStreamWaitEvent) instead";
+    break;
+  case SyncKind::Implicit:
+    Msg = "'" + What + "' copies device data to the host in every training "
+          "step: the host waits for all queued GPU work each step, which "
+          "stalls the pipeline; keep the value on the device (accumulate it "
+          "there) and read it only every N steps, e.g. under "
+          "`if (step % log_every == 0)`";
+    break;
+  case SyncKind::None:
+    return;
+  }
+  const SourceManager &SM = *Result.SourceManager;
+  auto Diag = diag(Call->getExprLoc(), Msg, SM);
+  Diag.note(Step->Loop->getBeginLoc(),
+            "training loop: every iteration runs a training step or a "
+            "collective");
+  for (const Stmt *Via : Step->Via)
+    Diag.note(Via->getBeginLoc(), "reached in every step through this call");
+  if (Kind == SyncKind::Implicit)
+    Diag.note(firstCudaUse(E), "tensors may be on a CUDA device: CUDA is "
+                               "selected here");
+}
 
 } // namespace distlint

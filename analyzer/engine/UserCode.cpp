@@ -1,0 +1,63 @@
+//===- UserCode.cpp -------------------------------------------------------===//
+#include "UserCode.h"
+#include "EngineCache.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace distlint {
+
+namespace {
+struct LibraryNamespaces : EngineExtension {
+  explicit LibraryNamespaces(Engine &E) {
+    // The outermost namespace of every qualified row name ("c10d" of
+    // "c10d::ProcessGroup::allreduce"), except rows users declare.
+    (void)E;
+    for (auto Table : {api::c10dTable(), api::ncclTable(), api::mpiTable(),
+                       api::cudaTable(), api::torchTable(), api::stdTable()})
+      for (const api::ApiEntry &Row : Table) {
+        llvm::StringRef Name(Row.Name);
+        Name.consume_front("::");
+        size_t Sep = Name.find("::");
+        if (Sep != llvm::StringRef::npos && !Name.starts_with("env:"))
+          Names.insert(Name.substr(0, Sep));
+      }
+  }
+  llvm::StringSet<> Names;
+  llvm::DenseMap<const DeclContext *, bool> Memo;
+};
+} // namespace
+
+bool isLibraryDecl(Engine &E, const Decl *D) {
+  if (!D)
+    return false;
+  auto &L = engineExtension<LibraryNamespaces>(E);
+  const DeclContext *DC =
+      isa<DeclContext>(D) ? cast<DeclContext>(D) : D->getDeclContext();
+  auto It = L.Memo.find(DC);
+  if (It != L.Memo.end())
+    return It->second;
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *C = DC; C; C = C->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C))
+      Outermost = NS;
+  bool Library = Outermost && !Outermost->isAnonymousNamespace() &&
+                 L.Names.contains(Outermost->getName());
+  return L.Memo[DC] = Library;
+}
+
+bool isAnalyzedDecl(Engine &E, const Decl *D) {
+  return D && E.isUserCode(D) && !isLibraryDecl(E, D);
+}
+
+bool isAnalyzedStmt(Engine &E, const Stmt *S) {
+  if (!S || !E.isUserCode(S->getBeginLoc()))
+    return false;
+  if (const FunctionDecl *FD = E.enclosingFunction(S))
+    return !isLibraryDecl(E, FD);
+  return true;
+}
+
+} // namespace distlint

@@ -1,0 +1,24 @@
+//===- UserCode.h - Library code that is not in a system header -*- C++ -*-===//
+//
+// Engine::isUserCode excludes system headers. Library headers can also come
+// in through -I (a vendored LibTorch, the project's own test declarations):
+// code inside the namespaces the API tables describe (c10, at, torch, c10d,
+// ...) is library code too. Rules must not analyze or report there, and TU
+// scans ("is CUDA used anywhere?") must not count a library's own
+// definitions (`constexpr DeviceType kCUDA = DeviceType::CUDA;`).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Engine.h"
+
+namespace distlint {
+
+/// Is D declared inside a namespace that the API tables describe?
+bool isLibraryDecl(Engine &E, const clang::Decl *D);
+
+/// User code that rules analyze: not a system header, not library code.
+bool isAnalyzedDecl(Engine &E, const clang::Decl *D);
+bool isAnalyzedStmt(Engine &E, const clang::Stmt *S);
+
+} // namespace distlint

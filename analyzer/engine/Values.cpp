@@ -1,0 +1,346 @@
+//===- Values.cpp ---------------------------------------------------------===//
+#include "Values.h"
+#include "EngineCache.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/Builtins.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace distlint {
+
+namespace {
+/// One mutation analyzer per function body (it memoizes per declaration).
+struct MutationCache : EngineExtension {
+  explicit MutationCache(Engine &) {}
+  std::map<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> ByRegion;
+  ExprMutationAnalyzer &analyzerFor(const Stmt *Region, ASTContext &Ctx) {
+    auto &Slot = ByRegion[Region];
+    if (!Slot)
+      Slot = std::make_unique<ExprMutationAnalyzer>(*Region, Ctx);
+    return *Slot;
+  }
+};
+
+bool isMoveOrForward(const CallExpr *Call) {
+  if (Call->getNumArgs() != 1)
+    return false;
+  unsigned Builtin = Call->getBuiltinCallee();
+  return Builtin == Builtin::BImove || Builtin == Builtin::BIforward ||
+         Builtin == Builtin::BIas_const;
+}
+
+/// `operator->` of a class, if it has one (smart pointers, iterators).
+const CXXMethodDecl *arrowOperator(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getOverloadedOperator() == OO_Arrow)
+      return M;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const CXXMethodDecl *M = arrowOperator(B.getType()->getAsCXXRecordDecl()))
+      return M;
+  return nullptr;
+}
+
+/// `p.get()`: a no-argument method of a smart pointer returning what its
+/// operator-> returns.
+bool isSmartPointerGet(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!MD || MC->getNumArgs() != 0 || MD->isOverloadedOperator())
+    return false;
+  const CXXMethodDecl *Arrow = arrowOperator(MD->getParent());
+  return Arrow && Arrow->getReturnType().getCanonicalType() ==
+                      MD->getReturnType().getCanonicalType();
+}
+
+const FunctionDecl *owningFunction(const VarDecl *VD) {
+  const DeclContext *DC = VD->getParentFunctionOrMethod();
+  return dyn_cast_or_null<FunctionDecl>(DC);
+}
+} // namespace
+
+bool isPointerLike(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isPointerType())
+    return true;
+  return arrowOperator(T->getAsCXXRecordDecl()) != nullptr;
+}
+
+const Expr *stripValue(const Expr *E) {
+  for (int Depth = 0; E && Depth < 32; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
+      E = C->getSubExpr();
+      continue;
+    }
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
+        F && isa<CXXConstructExpr>(F->getSubExpr())) {
+      E = F->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (CE->getNumArgs() >= 1 && Ctor &&
+          (Ctor->isCopyOrMoveConstructor() ||
+           // Converting copies between smart pointers (intrusive_ptr<D> ->
+           // intrusive_ptr<B>) still share the object.
+           (isPointerLike(CE->getType()) &&
+            isPointerLike(CE->getArg(0)->getType()) &&
+            (CE->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1)))))) {
+        E = CE->getArg(0);
+        continue;
+      }
+      return E;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E); Call && isMoveOrForward(Call)) {
+      E = Call->getArg(0);
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+const VarDecl *designatedVar(const Expr *E) {
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    E = stripValue(E);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DR->getDecl());
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_Deref && U->getOpcode() != UO_AddrOf)
+        return nullptr;
+      E = U->getSubExpr();
+      continue;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      OverloadedOperatorKind K = OC->getOperator();
+      if ((K == OO_Star || K == OO_Arrow) && OC->getNumArgs() == 1) {
+        E = OC->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (!isSmartPointerGet(MC))
+        return nullptr;
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool isWrittenIn(Engine &En, const VarDecl *VD, const Stmt *Region) {
+  if (!VD || !Region)
+    return false;
+  auto &Cache = engineExtension<MutationCache>(En);
+  return Cache.analyzerFor(Region, En.context()).isMutated(VD);
+}
+
+const Expr *soleDefinition(Engine &En, const VarDecl *VD) {
+  if (!VD)
+    return nullptr;
+  const VarDecl *Def = VD->getDefinition();
+  if (!Def)
+    Def = VD;
+  const Expr *Init = Def->getAnyInitializer();
+  if (!Init)
+    return nullptr;
+  if (isa<ParmVarDecl>(Def))
+    return nullptr;
+  if (!Def->hasLocalStorage()) {
+    // Globals: only when they cannot change.
+    if (Def->getType().isConstQualified() || Def->isConstexpr())
+      return Init;
+    return nullptr;
+  }
+  if (Def->getType().isConstQualified() || Def->isConstexpr())
+    return Init;
+  const FunctionDecl *FD = owningFunction(Def);
+  if (!FD || !FD->getBody())
+    return nullptr;
+  if (isWrittenIn(En, Def, FD->getBody()))
+    return nullptr;
+  return Init;
+}
+
+std::optional<llvm::APSInt> evaluateInt(Engine &En, const Expr *X) {
+  ASTContext &Ctx = En.context();
+  for (int Depth = 0; X && Depth < 6; ++Depth) {
+    if (X->isValueDependent() || X->isTypeDependent())
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (X->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt();
+    const Expr *S = X->IgnoreParenCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl())) {
+        X = soleDefinition(En, VD);
+        continue;
+      }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool isConstantValue(Engine &En, const Expr *X) {
+  if (!X)
+    return false;
+  if (isa<CXXDefaultArgExpr>(X))
+    return true;
+  return evaluateInt(En, X).has_value();
+}
+
+std::optional<std::string> evaluateString(Engine &En, const Expr *X) {
+  for (int Depth = 0; X && Depth < 8; ++Depth) {
+    X = stripValue(X)->IgnoreParenCasts();
+    if (const auto *SL = dyn_cast<StringLiteral>(X)) {
+      if (SL->getCharByteWidth() != 1)
+        return std::nullopt;
+      return SL->getString().str();
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
+      const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+      if (!VD)
+        return std::nullopt;
+      const Expr *Def = soleDefinition(En, VD);
+      if (!Def && !VD->hasLocalStorage() &&
+          ((VD->getType()->isPointerType() &&
+            VD->getType()->getPointeeType().isConstQualified()) ||
+           VD->getType()->isArrayType()))
+        // `const char *kName = "..."` or `static char env[] = "..."` at
+        // namespace scope: not const, but nothing rebinds it in practice.
+        Def = VD->getAnyInitializer();
+      X = Def;
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(X)) {
+      // std::string("literal") (with an optional defaulted allocator).
+      if (CE->getNumArgs() >= 1 &&
+          (CE->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1)))) {
+        X = CE->getArg(0);
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
+      // s.c_str() / s.data(): a no-argument method returning char pointer.
+      QualType RT = MC->getType();
+      if (MC->getNumArgs() == 0 && RT->isPointerType() &&
+          RT->getPointeeType()->isCharType()) {
+        X = MC->getImplicitObjectArgument();
+        continue;
+      }
+      return std::nullopt;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X)) {
+      if (OC->getOperator() == OO_Plus && OC->getNumArgs() == 2) {
+        auto L = evaluateString(En, OC->getArg(0));
+        auto R = evaluateString(En, OC->getArg(1));
+        if (L && R)
+          return *L + *R;
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+namespace {
+/// std::chrono::duration<Rep, std::ratio<N, D>>: the ratio N/D (seconds
+/// per tick), recognized by shape: a class template specialization whose
+/// second argument is a class template specialization of two integers.
+std::optional<double> secondsPerTick(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() != 2)
+    return std::nullopt;
+  const TemplateArgument &PeriodArg = Spec->getTemplateArgs()[1];
+  if (PeriodArg.getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  const auto *Ratio = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      PeriodArg.getAsType()->getAsCXXRecordDecl());
+  if (!Ratio || Ratio->getTemplateArgs().size() != 2)
+    return std::nullopt;
+  const TemplateArgument &Num = Ratio->getTemplateArgs()[0];
+  const TemplateArgument &Den = Ratio->getTemplateArgs()[1];
+  if (Num.getKind() != TemplateArgument::Integral ||
+      Den.getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  double D = Den.getAsIntegral().getSExtValue();
+  if (D == 0)
+    return std::nullopt;
+  return double(Num.getAsIntegral().getSExtValue()) / D;
+}
+
+std::optional<double> tickCount(const APValue &V) {
+  const APValue *Field = &V;
+  if (V.isStruct()) {
+    if (V.getStructNumFields() != 1 || V.getStructNumBases() != 0)
+      return std::nullopt;
+    Field = &V.getStructField(0);
+  }
+  if (Field->isInt())
+    return double(Field->getInt().getSExtValue());
+  if (Field->isFloat())
+    return Field->getFloat().convertToDouble();
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<double> evaluateDurationMs(Engine &En, const Expr *X) {
+  ASTContext &Ctx = En.context();
+  for (int Depth = 0; X && Depth < 8; ++Depth) {
+    if (X->isValueDependent() || X->isTypeDependent())
+      return std::nullopt;
+    std::optional<double> Period = secondsPerTick(X->getType());
+    if (!Period)
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (X->EvaluateAsRValue(R, Ctx) && !R.HasSideEffects)
+      if (auto Ticks = tickCount(R.Val))
+        return *Ticks * *Period * 1000.0;
+    const Expr *S = stripValue(X);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl())) {
+        X = soleDefinition(En, VD);
+        continue;
+      }
+      return std::nullopt;
+    }
+    // A conversion between duration types keeps the time it denotes.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+        CE && CE->getNumArgs() == 1 && secondsPerTick(CE->getArg(0)->getType())) {
+      X = CE->getArg(0);
+      continue;
+    }
+    if (S != X && secondsPerTick(S->getType())) {
+      X = S;
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+} // namespace distlint
