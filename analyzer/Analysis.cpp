@@ -61,9 +61,8 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
   std::vector<Decl *> OldScope = Ctx.getTraversalScope();
   Ctx.setTraversalScope(Scope);
   Finder.matchAST(Ctx);
+  // matchAST already called onEndOfTranslationUnit() on every callback.
   Ctx.setTraversalScope(OldScope);
-  for (auto &R : Rules)
-    R->onEndOfTranslationUnit();
 }
 
 std::unique_ptr<ASTConsumer> makeAnalysisConsumer(AnalysisOptions Opts,
