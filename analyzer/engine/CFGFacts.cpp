@@ -3,7 +3,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
-#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -36,9 +36,26 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
   Facts->StmtMap.reset(CFGStmtMap::Build(Facts->Graph.get(),
                                          Facts->Parents.get()));
   Facts->CDC = std::make_unique<ControlDependencyCalculator>(Facts->Graph.get());
-  llvm::ReversePostOrderTraversal<const CFG *> Order(Facts->Graph.get());
-  for (const CFGBlock *B : Order)
-    Facts->RPO.push_back(B);
+  // Own DFS: CFG successor lists hold nulls for pruned edges.
+  std::vector<const CFGBlock *> PostOrder;
+  llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+  const CFGBlock *Entry = &Facts->Graph->getEntry();
+  Stack.push_back({Entry, 0});
+  Seen.insert(Entry);
+  while (!Stack.empty()) {
+    auto &[B, Next] = Stack.back();
+    if (Next < B->succ_size()) {
+      const CFGBlock *Succ = *(B->succ_begin() + Next);
+      ++Next;
+      if (Succ && Seen.insert(Succ).second)
+        Stack.push_back({Succ, 0});
+      continue;
+    }
+    PostOrder.push_back(B);
+    Stack.pop_back();
+  }
+  Facts->RPO.assign(PostOrder.rbegin(), PostOrder.rend());
   return Facts;
 }
 
