@@ -69,7 +69,7 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "c10d::ProcessGroupNCCL::_reduce_oop",
      A.recvVaries(0).send(1).options(2), "reduceOp rootRank rootTensor"},
 
-    // c10d::ops: the process group is argument 0.
+    // c10d::ops (LibTorch 1.13; gone in 2.x): the process group is argument 0.
     {F, Role::Collective, "c10d::ops::broadcast",
      A.comm(0).send(1).recv(1).options(2), "rootRank rootTensor"},
     {F, Role::Collective, "c10d::ops::allreduce",
@@ -115,7 +115,8 @@ const ApiEntry Rows[] = {
     {F, Role::CommInit, "c10d::ProcessGroupMPI::ProcessGroupMPI",
      A.rank(0).worldSize(1).comm(2)},
     {F, Role::CommInit, "c10d::ProcessGroup::ProcessGroup",
-     A.rank(1).worldSize(2).options(3).numParams(4), "LibTorch 2.x wrapper"},
+     A.rank(1).worldSize(2).numParams(3),
+     "LibTorch 2.x wrapper; backends are set with setBackend"},
 
     // Timeout knobs: option fields. Rows name the declaring class (what a
     // MemberExpr refers to) and, for findMember's ObjectClass lookup, the
@@ -145,7 +146,7 @@ const ApiEntry Rows[] = {
     {F, Role::TimeoutKnob, "c10d::Store::Store", A.timeout(0).numParams(1)},
     {F, Role::TimeoutKnob, "c10d::Store::setTimeout", A.timeout(0)},
     {F, Role::TimeoutKnob, "c10d::TCPStore::TCPStore",
-     A.timeout(4).numParams(6), "deprecated (host, port, ...) overload"},
+     A.timeout(4).numParams(6), "1.13 deprecated (host, port, ...) overload"},
     {F, Role::TimeoutKnob, "c10d::TCPStore::TCPStore",
      A.options(1).numParams(2), "c10d::TCPStoreOptions::timeout"},
     // The env-var name constants of ProcessGroupNCCL.hpp (setenv(c10d::

@@ -33,6 +33,9 @@ TORCH_API Tensor bernoulli(const Tensor &self);
 // Math and reductions.
 TORCH_API Tensor stack(TensorList tensors, int64_t dim = 0);
 TORCH_API Tensor cat(TensorList tensors, int64_t dim = 0);
+TORCH_API Tensor bincount(const Tensor &self,
+                          const c10::optional<Tensor> &weights = {},
+                          int64_t minlength = 0);
 TORCH_API Tensor isnan(const Tensor &self);
 TORCH_API Tensor isinf(const Tensor &self);
 TORCH_API Tensor isfinite(const Tensor &self);

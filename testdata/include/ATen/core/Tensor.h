@@ -61,6 +61,7 @@ public:
   Tensor &mutable_grad() const;
   const Tensor &requires_grad_(bool requires_grad = true) const;
   Tensor detach() const;
+  Tensor data() const;
   Tensor clone(c10::optional<MemoryFormat> memory_format = c10::nullopt) const;
   Tensor contiguous() const;
 
@@ -76,7 +77,13 @@ public:
 
   // Math.
   Tensor sum(c10::optional<ScalarType> dtype = c10::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false,
+             c10::optional<ScalarType> dtype = c10::nullopt) const;
   Tensor mean(c10::optional<ScalarType> dtype = c10::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false,
+              c10::optional<ScalarType> dtype = c10::nullopt) const;
+  Tensor remainder(const Scalar &other) const;
+  Tensor remainder(const Tensor &other) const;
   Tensor max() const;
   Tensor min() const;
   Tensor argmax(c10::optional<int64_t> dim = c10::nullopt,

@@ -50,6 +50,10 @@ public:
   void *data_ptr() const;
   template <typename T> T *data_ptr() const;
 
+  TensorBase to(c10::TensorOptions options = {}, bool non_blocking = false,
+                bool copy = false,
+                c10::optional<c10::MemoryFormat> memory_format =
+                    c10::nullopt) const;
   const TensorBase &fill_(const c10::Scalar &scalar) const;
   const TensorBase &zero_() const;
 

@@ -32,6 +32,8 @@ at::Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value,
                 at::TensorOptions options = {});
 at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
+at::Tensor linspace(const at::Scalar &start, const at::Scalar &end,
+                    int64_t steps, at::TensorOptions options = {});
 at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {});
 at::Tensor ones_like(const at::Tensor &self, at::TensorOptions options = {});
 at::Tensor from_blob(void *data, at::IntArrayRef sizes,

@@ -1,6 +1,10 @@
 // distlint test declarations: c10d::ops, the dispatcher-routed free-function
-// collectives (LibTorch 1.13 and 2.0).
+// collectives of LibTorch 1.13 (the header is gone in 2.x).
 #pragma once
+#include <torch/version.h>
+#if TORCH_VERSION_MAJOR >= 2
+#error "torch/csrc/distributed/c10d/Ops.hpp is not part of LibTorch 2.x"
+#endif
 #include <c10/util/intrusive_ptr.h>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 

@@ -65,7 +65,7 @@ public:
 #if TORCH_VERSION_MAJOR >= 2
   static c10::intrusive_ptr<ProcessGroupGloo>
   createProcessGroupGloo(const c10::intrusive_ptr<Store> &store, int rank,
-                         int size, std::chrono::duration<float> timeout);
+                         int size, std::chrono::milliseconds timeout);
 #endif
 
 protected:

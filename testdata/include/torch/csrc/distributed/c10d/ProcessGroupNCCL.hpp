@@ -44,12 +44,20 @@ public:
     bool is_high_priority_stream;
 #if TORCH_VERSION_MAJOR >= 2
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    std::shared_ptr<ProcessGroupNCCL> split_from;
+    int split_color;
     std::vector<uint64_t> global_ranks_in_group;
+    std::string group_name;
 #endif
   };
 
+#if TORCH_VERSION_MAJOR >= 2
+  ProcessGroupNCCL(c10::intrusive_ptr<Store> store, int rank, int size,
+                   c10::intrusive_ptr<Options> options = Options::create());
+#else
   ProcessGroupNCCL(const c10::intrusive_ptr<Store> &store, int rank, int size,
                    c10::intrusive_ptr<Options> options = Options::create());
+#endif
   C10_DEPRECATED ProcessGroupNCCL(
       const c10::intrusive_ptr<Store> &store, int rank, int size,
       const std::string &groupName,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <torch/csrc/distributed/c10d/Store.hpp>
+#include <torch/version.h>
 
 namespace c10d {
 
@@ -21,11 +22,13 @@ struct TCPStoreOptions {
 class TORCH_API TCPStore : public Store {
 public:
   explicit TCPStore(std::string host, const TCPStoreOptions &opts = {});
+#if TORCH_VERSION_MAJOR < 2 // removed in 2.x
   [[deprecated("Use TCPStore(host, opts) instead.")]] explicit TCPStore(
       const std::string &masterAddr, std::uint16_t masterPort,
       c10::optional<int> numWorkers = c10::nullopt, bool isServer = false,
       const std::chrono::milliseconds &timeout = kDefaultTimeout,
       bool waitWorkers = true);
+#endif
   ~TCPStore() override;
 
   void set(const std::string &key, const std::vector<uint8_t> &value) override;
