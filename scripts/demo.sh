@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 
 bash "$root/scripts/setup.sh"
-cmake -S "$root" -B "$build" -G Ninja
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}"
 cmake --build "$build" -j "${JOBS:-2}" --target distlint
 
 if [ ! -f "$root/examples/CMakeLists.txt" ]; then

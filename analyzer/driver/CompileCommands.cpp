@@ -10,7 +10,10 @@
 #include "llvm/Option/OptTable.h"
 #include "llvm/Option/Option.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
@@ -28,6 +31,23 @@ bool isLauncher(llvm::StringRef Arg0) {
 
 /// Flags Clang knows but that would turn harmless warnings into errors or
 /// read GCC-built precompiled headers.
+/// True (with a one-line Error) if Path cannot be read or is not JSON.
+bool jsonSyntaxError(llvm::StringRef Path, std::string &Error) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer) {
+    Error = Buffer.getError().message();
+    return true;
+  }
+  auto Doc = nlohmann::json::parse((*Buffer)->getBuffer().begin(),
+                                   (*Buffer)->getBuffer().end(), nullptr,
+                                   /*allow_exceptions=*/false);
+  if (Doc.is_discarded()) {
+    Error = "not valid JSON";
+    return true;
+  }
+  return false;
+}
+
 bool isDroppedFlag(llvm::StringRef A) {
   return A == "-Werror" || A.starts_with("-Werror=") ||
          A == "-pedantic-errors" || A == "-Wfatal-errors";
@@ -121,8 +141,14 @@ DatabaseCache::loadDir(const std::string &Dir, std::string &Error,
     std::string LoadError;
     if (llvm::sys::fs::exists(Json)) {
       E.Found = true;
-      auto DB = tooling::JSONCompilationDatabase::loadFromFile(
-          Json, LoadError, tooling::JSONCommandLineSyntax::AutoDetect);
+      // Check the syntax first: Clang's loader prints YAML parse errors to
+      // stderr itself, and a tool error must be one line.
+      std::unique_ptr<tooling::CompilationDatabase> DB;
+      if (jsonSyntaxError(Json, LoadError))
+        DB = nullptr;
+      else
+        DB = tooling::JSONCompilationDatabase::loadFromFile(
+            Json, LoadError, tooling::JSONCommandLineSyntax::AutoDetect);
       if (DB) {
         // Headers and files missing from the database borrow the command
         // of a similar file, like clangd.
