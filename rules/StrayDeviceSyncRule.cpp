@@ -140,9 +140,20 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   if (Kind == SyncKind::Implicit) {
     if (!mayUseCuda(E))
       return; // Provably CPU tensors: item() is just a read.
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
       if (isHostCopy(Member->getImplicitObjectArgument()))
         return;
+    } else {
+      // Printing or comparing tensors that already are host copies.
+      unsigned Tensors = 0, HostCopies = 0;
+      for (const Expr *Arg : Call->arguments())
+        if (isTensorType(E, Arg->getType())) {
+          ++Tensors;
+          HostCopies += isHostCopy(Arg);
+        }
+      if (Tensors && Tensors == HostCopies)
+        return;
+    }
   }
   std::optional<StepContext> Step = runsEveryStep(E, Call);
   if (!Step)

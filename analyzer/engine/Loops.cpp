@@ -492,7 +492,7 @@ llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
     const Stmt *P = Node.get<Stmt>();
     if (!P)
       continue;
-    if (P == Stop)
+    if (P == Stop && !isa<CompoundStmt>(P))
       break;
     if (const auto *I = dyn_cast<IfStmt>(P)) {
       if (Child == I->getThen() || Child == I->getElse())
@@ -520,6 +520,8 @@ llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
         Out.push_back(std::move(G));
       }
     }
+    if (P == Stop)
+      break; // A function body: its early returns were examined above.
     Child = P;
   }
   return Out;
