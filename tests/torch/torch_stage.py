@@ -182,32 +182,22 @@ def compare_findings(program, report, errors):
     return problems
 
 
-def run_distlint(distlint, programs, flags, jobs):
-    """Analyzes programs sharing one set of flags in one distlint run.
-    Returns {path: (report-for-that-file, errors)}; raises on tool errors."""
-    cmd = [distlint, "--format=json", "-j", str(jobs)]
-    cmd += [str(p.path) for p in programs] + ["--"] + flags
+def run_distlint(distlint, program, flags):
+    """Analyzes one program; returns (report restricted to it, errors)."""
+    cmd = [distlint, "--format=json", "--quiet", "-j", "1", str(program.path),
+           "--"] + flags
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     try:
         report = json.loads(proc.stdout)
     except ValueError:
-        raise RuntimeError("distlint exited %d without JSON output: %s" % (
-            proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1]))
-    mains = {str(p.path.resolve()): p for p in programs}
-    result = {p.path: ({"findings": []}, []) for p in programs}
-    for finding in report.get("findings", []):
-        program = mains.get(os.path.realpath(finding.get("file", "")))
-        if program is None:
-            raise RuntimeError("finding outside the analyzed programs: %s:%s %s" % (
-                finding.get("file"), finding.get("line"), finding.get("rule")))
-        result[program.path][0]["findings"].append(finding)
-    for error in report.get("errors", []):
-        program = mains.get(os.path.realpath(error.get("file", "")))
-        if program is None:
-            raise RuntimeError("error: %s: %s" % (error.get("file"),
-                                                  error.get("message")))
-        result[program.path][1].append(error.get("message", ""))
-    return result
+        return {"findings": []}, ["distlint exited %d without JSON output: %s" % (
+            proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1])]
+    errors = ["%s: %s" % (e.get("file"), e.get("message"))
+              for e in report.get("errors", [])]
+    want = 2 if errors else (1 if report.get("findings") else 0)
+    if proc.returncode != want:
+        errors.append("exit status %d, expected %d" % (proc.returncode, want))
+    return report, errors
 
 
 def fetch_torch2(work):
@@ -244,31 +234,27 @@ def cmd_headers(args):
     if not CUDA_INCLUDE.is_dir():
         skipped = [p for p in programs if p.uses_cuda]
         programs = [p for p in programs if not p.uses_cuda]
-    groups = {}
-    for program in programs:
-        flags = real_header_flags(version, include) + program.args
-        groups.setdefault(tuple(flags), []).append(program)
     passed = failed = 0
     start = time.time()
-    for flags, group in groups.items():
-        try:
-            results = run_distlint(args.distlint, group, list(flags), args.jobs)
-        except RuntimeError as e:
-            for program in group:
-                log("FAIL %s: %s" % (program.rel, e))
-            failed += len(group)
-            continue
-        for program in group:
-            report, errors = results[program.path]
-            problems = compare_findings(program, report, errors)
+
+    def analyze(program):
+        t0 = time.time()
+        flags = real_header_flags(version, include) + program.args
+        report, errors = run_distlint(args.distlint, program, flags)
+        return program, compare_findings(program, report, errors), time.time() - t0
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for program, problems, seconds in pool.map(analyze, programs):
             if problems:
                 failed += 1
-                log("FAIL %s (LibTorch %s headers)" % (program.rel, version))
+                log("FAIL %s (LibTorch %s headers, %.0f s)" % (program.rel, version,
+                                                             seconds))
                 for problem in problems:
                     log("    " + problem)
             else:
                 passed += 1
-                log("ok   %s (%d findings)" % (program.rel, len(program.expected)))
+                log("ok   %s (%d findings, %.0f s)" % (
+                    program.rel, len(program.expected), seconds))
     for program in skipped:
         log("skip %s: %s missing (CUDA/NCCL headers)" % (program.rel, CUDA_INCLUDE))
     log("analyzed %d programs against LibTorch %s headers in %.0f s" % (
