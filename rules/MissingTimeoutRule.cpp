@@ -34,6 +34,30 @@ std::string className(const CXXRecordDecl *RD) {
   return RD ? RD->getNameAsString() : std::string("process group");
 }
 
+/// Options-like: the type (or what it points to) has a TimeoutKnob field.
+bool hasTimeoutField(Engine &E, QualType T) {
+  T = T.getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (T->isPointerType())
+    RD = T->getPointeeType()->getAsCXXRecordDecl();
+  if (RD && isPointerLike(T) && !T->isPointerType())
+    for (const CXXMethodDecl *M : RD->methods())
+      if (M->getOverloadedOperator() == OO_Arrow)
+        RD = M->getReturnType()->getPointeeType()->getAsCXXRecordDecl();
+  llvm::SmallVector<const CXXRecordDecl *, 4> Work{RD};
+  while (!Work.empty()) {
+    const CXXRecordDecl *C = Work.pop_back_val();
+    if (!C || !C->hasDefinition())
+      continue;
+    for (const FieldDecl *F : C->fields())
+      if (E.api().findMember(F, api::Role::TimeoutKnob))
+        return true;
+    for (const CXXBaseSpecifier &B : C->bases())
+      Work.push_back(B.getType()->getAsCXXRecordDecl());
+  }
+  return false;
+}
+
 const api::ApiEntry *timeoutConstantIn(Engine &E, const Expr *X) {
   if (!X)
     return nullptr;
@@ -164,7 +188,9 @@ bool MissingTimeoutRule::creationSetsTimeout(const Expr *X, int Depth) {
   if (auto C = constructionAt(E, S)) {
     if (KnobGiven(C->Ctor, [&](int I) { return C->hasArg(I); }))
       return true;
-    // Aggregate / designated init of an options struct.
+    // Options built without a timeout argument keep the default.
+    if (hasTimeoutField(E, E.context().getRecordType(C->Ctor->getParent())))
+      return false;
   }
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = E.resolveCallee(Call);
@@ -196,10 +222,12 @@ bool MissingTimeoutRule::creationSetsTimeout(const Expr *X, int Depth) {
       Walk(Def->getBody());
       return Any && All;
     }
-    // Unknown library code producing options: assume it knows.
-    if (Callee && !isAnalyzedDecl(E, Callee) && E.api().lookup(Callee).empty() &&
-        !constructionAt(E, S))
-      return true;
+    // A library factory of options without a timeout argument
+    // (ProcessGroupNCCL::Options::create(bool)) leaves the default; other
+    // code we cannot see is assumed to know what it does.
+    if (Callee && !isAnalyzedDecl(E, Callee))
+      return !hasTimeoutField(E, Call->getType());
+    return true;
   }
   if (const auto *Init = dyn_cast<InitListExpr>(S)) {
     const CXXRecordDecl *RD = Init->getType()->getAsCXXRecordDecl();
@@ -212,8 +240,10 @@ bool MissingTimeoutRule::creationSetsTimeout(const Expr *X, int Depth) {
         ++I;
       }
     }
+    return false;
   }
-  return false;
+  // A member, a conditional, a parameter pack...: provenance unknown.
+  return true;
 }
 
 void MissingTimeoutRule::checkConstruction(const Expr *Site) {
