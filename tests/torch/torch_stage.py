@@ -564,7 +564,7 @@ def cmd_example(args):
     if not TORCH_API_INCLUDE.is_dir():
         log("SKIPPED: Debian's libtorch-dev is not installed (run scripts/setup.sh)")
         return SKIP
-    work = Path(args.work) / "examples"
+    work = Path(args.work).resolve() / "examples"
     passed = failed = 0
 
     def check(ok, what, detail=""):
