@@ -75,6 +75,14 @@ std::string findResourceDir(const DriverOptions &Opts) {
 //===--- Compile commands -------------------------------------------------===//
 
 namespace {
+/// -p names a directory; accept the database file itself too.
+std::string buildDirOf(const std::string &BuildPath) {
+  std::string P = normalizePath(BuildPath);
+  if (llvm::sys::fs::is_regular_file(P))
+    return llvm::sys::path::parent_path(P).str();
+  return P;
+}
+
 std::string currentDir() {
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
@@ -143,7 +151,7 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
     const tooling::CompilationDatabase *DB =
         Opts.BuildPath.empty()
             ? databaseForFile(File, Cache, Error, Found)
-            : Cache.findUpward(normalizePath(Opts.BuildPath), Error, Found);
+            : Cache.findUpward(buildDirOf(Opts.BuildPath), Error, Found);
     if (!DB) {
       // A database that exists but cannot be read is a tool error; a file
       // nobody knows how to compile is that file's error.
@@ -181,7 +189,7 @@ bool allDatabaseFiles(const DriverOptions &Opts, std::vector<std::string> &Out,
   bool Found = false;
   const tooling::CompilationDatabase *DB = nullptr;
   if (!Opts.BuildPath.empty()) {
-    DB = Cache.findUpward(normalizePath(Opts.BuildPath), Error, Found);
+    DB = Cache.findUpward(buildDirOf(Opts.BuildPath), Error, Found);
   } else {
     DB = Cache.findUpward(currentDir(), Error, Found);
     if (!Found) {

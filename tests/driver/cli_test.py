@@ -272,6 +272,9 @@ def compile_db_discovery(e):
     os.makedirs(os.path.join(proj, "build", "sub"))
     rc, out, err = e.run(["--format=json", "-p", os.path.join(proj, "build", "sub"), src])
     check(rc == 0 and json.loads(out)["errors"] == [], f"-p parent search: {rc} {out} {err}")
+    rc, out, err = e.run(["--format=json", "-p",
+                          os.path.join(proj, "build", "compile_commands.json"), src])
+    check(rc == 0 and json.loads(out)["errors"] == [], f"-p <database file>: {rc} {out} {err}")
     # 2. No -p: the build*/ directory of the cwd.
     rc, out, err = e.run(["--format=json", src], cwd=proj)
     check(rc == 0 and json.loads(out)["errors"] == [], f"build*/ lookup: {rc} {out} {err}")
@@ -517,6 +520,38 @@ def malformed_config_exits_2(e):
 
 
 # --- Output formats -----------------------------------------------------------
+
+def run_on_tty(e, args):
+    """Runs distlint with stdout and stderr on a pseudo-terminal."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([e.distlint] + args, stdout=slave, stderr=slave, cwd=e.tmp)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    p.wait(timeout=600)
+    os.close(master)
+    return p.returncode, b"".join(chunks).decode(errors="replace")
+
+
+@case
+def terminal_gets_progress_and_color(e):
+    files = [e.path("clean.cpp"), e.path("unmatched_begin.cpp")]
+    rc, out = run_on_tty(e, files + ["--"] + e.flags)
+    check("[1/2] " in out and "[2/2] " in out, f"no progress on a terminal:\n{out}")
+    check("\x1b[" in out, f"no color on a terminal:\n{out!r}")
+    rc, out = run_on_tty(e, ["--quiet"] + files + ["--"] + e.flags)
+    check("[1/2]" not in out, f"--quiet still shows progress:\n{out}")
+    rc, out, err = e.lint(files)
+    check("[1/2]" not in err and "\x1b[" not in out + err, "progress/color without a terminal")
+
 
 @case
 def json_and_output_file(e):
