@@ -83,7 +83,8 @@ struct ArgRoles {
   int8_t DType = -1;   ///< Datatype that must agree.
   int8_t Out = -1;     ///< Result written through a pointer (rank, size, ...).
   int8_t Options = -1; ///< Options struct (c10d options, ncclConfig_t*...).
-  int8_t Recv = -1;    ///< Buffer whose contents are uniform afterwards.
+  int8_t Recv = -1;    ///< Buffer whose contents are uniform afterwards
+                       ///< (copies: the destination).
   int8_t Send = -1;    ///< Buffer read by the operation (Parse: the text).
   // Added by the API tables:
   int8_t RecvVaries = -1; ///< Buffer written with data that differs per rank

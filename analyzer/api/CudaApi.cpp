@@ -16,10 +16,11 @@ const ApiEntry Rows[] = {
 
     // Calls that block the host on queued device work. cudaMemcpy is
     // synchronous; device-to-host (Flag = cudaMemcpyKind) also reads device
-    // data on the host.
+    // data on the host. For copies, Recv is the destination and Send the
+    // source.
     {F, Role::HostWaitOnDevice, "cudaMemcpy",
-     A.out(0).send(1).count(2).flag(3)},
-    {F, Role::ImplicitSync, "cudaMemcpy", A.out(0).send(1).count(2).flag(3),
+     A.recv(0).send(1).count(2).flag(3)},
+    {F, Role::ImplicitSync, "cudaMemcpy", A.recv(0).send(1).count(2).flag(3),
      "when kind is cudaMemcpyDeviceToHost or cudaMemcpyDefault"},
     // The cudaMemcpyKind values that copy device data to the host.
     {F, Role::ImplicitSync, "cudaMemcpyDeviceToHost", A, "device to host"},

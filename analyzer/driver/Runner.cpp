@@ -135,7 +135,7 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
                 CompileJob &Job, std::string &FileError,
                 std::string &FatalError) {
   Job.File = File;
-  if (!llvm::sys::fs::exists(File)) {
+  if (!llvm::sys::fs::exists(File) && !Opts.Overlays.count(File)) {
     FileError = "no such file";
     return false;
   }

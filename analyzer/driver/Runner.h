@@ -43,7 +43,7 @@ struct DriverOptions {
   std::string ResourceDir;
 
   //--- What to report ----------------------------------------------------
-  /// --rules: comma-separated globs applied after the config files' `rules`
+  /// --rules: comma-separated globs applied after the config files' `Rules`
   /// (e.g. "-*,distlint-missing-timeout"). Empty = config / all rules.
   std::string RuleGlobs;
   /// --config: one config file used for every source instead of the
