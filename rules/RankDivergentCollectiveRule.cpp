@@ -100,12 +100,16 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
     if (!Site.Entry)
       continue;
     for (const Engine::ArgumentMismatch &M : E.mismatchedArguments(Call)) {
+      std::string What = std::string(M.Role) == "tensor shape"
+                             ? "the shape of the tensors passed to collective '" +
+                                   Name + "' differs between ranks; every "
+                                   "rank must pass tensors of the same shape"
+                             : "argument '" + std::string(M.Role) +
+                                   "' of collective '" + Name +
+                                   "' differs between ranks; every rank must "
+                                   "pass the same value";
       auto Diag = diag(Call->getBeginLoc(),
-                       "argument '" + std::string(M.Role) + "' of collective '" +
-                           Name + "' differs between ranks; every rank must "
-                           "pass the same value or the collective hangs or "
-                           "corrupts data",
-                       *SM);
+                       What + " or the collective hangs or corrupts data", *SM);
       Diag.note(M.Arg->getBeginLoc(), "this argument depends on " +
                                           std::string(M.Origin.Kind == VaryKind::Rank
                                                           ? "the rank"

@@ -212,7 +212,7 @@ const char *roleName(Role R) {
     ROLE(ProcessGroupType) ROLE(StoreType) ROLE(SamplerType)
     ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue)
     ROLE(ShapeQuery) ROLE(Wait) ROLE(TimeoutConstant) ROLE(GroupStart)
-    ROLE(GroupEnd) ROLE(DataLoaderIterate)
+    ROLE(GroupEnd) ROLE(DataLoaderIterate) ROLE(SizeArgument)
 #undef ROLE
   }
   return "?";

@@ -66,6 +66,9 @@ enum class Role : uint8_t {
   GroupStart,      ///< Opens a group of fused collectives (ncclGroupStart).
   GroupEnd,        ///< Closes it (ncclGroupEnd); the group issues here.
   DataLoaderIterate, ///< Starts a pass over a data loader (begin()).
+  SizeArgument,    ///< Tensor factory / view whose integer argument Args.Count
+                   ///< is a size or length (int-array size parameters count
+                   ///< without a row): the result's shape follows it.
 };
 
 const char *roleName(Role R);

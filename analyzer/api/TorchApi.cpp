@@ -62,6 +62,16 @@ const ApiEntry Rows[] = {
     {F, Role::ShapeQuery, "at::TensorBase::defined", A},
     {F, Role::ShapeQuery, "c10::ArrayRef::size", A},
 
+    // Integer arguments that set a result's shape (int-array sizes such as
+    // zeros({n}) or view({-1, n}) are recognised by their type). A tensor's
+    // shape decides whether collectives pair up; its values do not.
+    {F, Role::SizeArgument, "at::Tensor::narrow", A.count(2)},
+    {F, Role::SizeArgument, "at::bincount", A.count(2)},
+    {F, Role::SizeArgument, "at::randperm", A.count(0)},
+    {F, Role::SizeArgument, "torch::randperm", A.count(0)},
+    {F, Role::SizeArgument, "at::arange", A.count(0)},
+    {F, Role::SizeArgument, "torch::arange", A.count(0)},
+
     // Training steps.
     {F, Role::TrainingStep, "at::Tensor::backward", A, "backward pass"},
     {F, Role::TrainingStep, "torch::autograd::backward", A, "backward pass"},

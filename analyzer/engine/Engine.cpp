@@ -13,6 +13,7 @@
 #include "Engine.h"
 #include "CFGFacts.h"
 #include "Taint.h"
+#include "UserCode.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -36,6 +37,7 @@ using api::Role;
 namespace {
 
 using VarState = std::map<const VarDecl *, Taint>;
+std::string sourceText(const Expr *E, ASTContext &Ctx);
 
 /// Facts of one analyzed function.
 struct FunctionResult {
@@ -44,6 +46,7 @@ struct FunctionResult {
   llvm::DenseMap<const CFGBlock *, Taint> BranchTaint;
   FunctionSummary Summary;
   Taint ReturnTaint;
+  unsigned ReturnsSeen = 0;
   /// Control taint of throws that leave the function.
   Taint ThrowTaint;
   /// Joined taint of each variable over all program points (for lambdas
@@ -64,7 +67,66 @@ struct FunctionResult {
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
   llvm::DenseMap<const CFGBlock *, std::vector<std::string>> Arms;
+  /// Blocks from which every path ends the job (see Impl::computeDoomed).
+  llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
+  enum { DoomedNotStarted, DoomedInProgress, DoomedDone } DoomedState =
+      DoomedNotStarted;
+  /// Control dependencies that remain when the paths that end the job are
+  /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
+  /// CHECK(...); }`, the code that follows runs on every rank still alive.
+  const std::vector<const CFGBlock *> &liveControlDependencies(const CFGBlock *B);
+  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
+
+private:
+  /// Can a path from Branch's successors reach the exit without passing
+  /// Avoid or a doomed block?
+  bool bypasses(const CFGBlock *Branch, const CFGBlock *Avoid) const;
 };
+
+bool FunctionResult::bypasses(const CFGBlock *Branch,
+                              const CFGBlock *Avoid) const {
+  const CFGBlock *Exit = &Facts->cfg().getExit();
+  llvm::SmallPtrSet<const CFGBlock *, 32> Seen{Branch, Avoid};
+  llvm::SmallVector<const CFGBlock *, 32> Work;
+  auto Push = [&](const CFGBlock *From) {
+    for (const CFGBlock *Succ : From->succs())
+      if (Succ && !Doomed.count(Succ) && Seen.insert(Succ).second)
+        Work.push_back(Succ);
+  };
+  Push(Branch);
+  while (!Work.empty()) {
+    const CFGBlock *Cur = Work.pop_back_val();
+    if (Cur == Exit)
+      return true;
+    Push(Cur);
+  }
+  return false;
+}
+
+const std::vector<const CFGBlock *> &
+FunctionResult::liveControlDependencies(const CFGBlock *B) {
+  auto It = LiveDeps.find(B);
+  if (It != LiveDeps.end())
+    return It->second;
+  std::vector<const CFGBlock *> Out;
+  if (Doomed.empty()) {
+    Out = Facts->allControlDependencies(B);
+  } else {
+    llvm::SmallPtrSet<const CFGBlock *, 16> Seen{B};
+    std::vector<const CFGBlock *> Work{B};
+    while (!Work.empty()) {
+      const CFGBlock *Cur = Work.back();
+      Work.pop_back();
+      for (const CFGBlock *Dep : Facts->controlDependencies(Cur))
+        if (Dep && !Seen.count(Dep) && bypasses(Dep, Cur)) {
+          Seen.insert(Dep);
+          Out.push_back(Dep);
+          Work.push_back(Dep);
+        }
+    }
+  }
+  return LiveDeps[B] = std::move(Out);
+}
 
 const Expr *strip(const Expr *E) {
   while (E) {
@@ -147,6 +209,54 @@ bool isTensorType(QualType T) {
   return false;
 }
 
+/// Does B end in a throw that leaves the function (no enclosing try)? The
+/// CFG lists the throw as B's last element, with the exit as successor (or
+/// as the terminator, depending on the build options).
+bool throwLeavesFunction(const CFGBlock *B, const CFGBlock *Exit) {
+  bool Throws = B->getTerminatorStmt() &&
+                isa<CXXThrowExpr>(B->getTerminatorStmt());
+  for (auto It = B->rbegin(); !Throws && It != B->rend(); ++It)
+    if (auto CS = It->getAs<CFGStmt>()) {
+      Throws = isa<CXXThrowExpr>(CS->getStmt());
+      break;
+    }
+  if (!Throws)
+    return false;
+  for (const CFGBlock *Succ : B->succs())
+    if (Succ && Succ != Exit)
+      return false;
+  return true;
+}
+
+/// A tensor or a container of tensors (vector, ArrayRef, optional...).
+bool isTensorLike(QualType T) {
+  if (isTensorType(T))
+    return true;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl())) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    return Args.size() > 0 && Args[0].getKind() == TemplateArgument::Type &&
+           isTensorType(Args[0].getAsType());
+  }
+  return false;
+}
+
+/// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
+bool isSizeArrayType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl())) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Spec->getName().contains("ArrayRef") && Args.size() > 0 &&
+        Args[0].getKind() == TemplateArgument::Type)
+      return Args[0].getAsType()->isIntegerType() ||
+             Args[0].getAsType().getAsString().find("SymInt") !=
+                 std::string::npos;
+  }
+  return false;
+}
+
 } // namespace
 
 struct Engine::Impl {
@@ -160,6 +270,13 @@ struct Engine::Impl {
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> FactsCache;
   /// TU-wide facts, grown across rounds.
   llvm::DenseMap<const FieldDecl *, Taint> FieldVary;
+  /// Value range of each user field over every write seen in the TU
+  /// (absent: no write seen; nullopt: unknown).
+  llvm::DenseMap<const FieldDecl *, std::optional<IntRange>> FieldRange;
+  /// Return values of helpers called with a launcher variable's name
+  /// (`envInt("WORLD_SIZE", 1)`), analyzed with that argument bound.
+  std::map<std::pair<const FunctionDecl *, std::string>, Taint> Specialized;
+  int SpecializationDepth = 0;
   llvm::DenseMap<const VarDecl *, Taint> GlobalVary;
   llvm::SmallPtrSet<const VarDecl *, 8> SubComms;
   /// std::function / function-pointer variables and fields -> target.
@@ -176,6 +293,11 @@ struct Engine::Impl {
   const FunctionDecl *resolve(const CallExpr *Call);
   const FunctionDecl *owningFunction(const Decl *D);
   Taint initialTaint(const VarDecl *VD, const FunctionDecl *FD);
+  /// Fail-stop: the call ends the whole job (exit, abort, MPI_Abort,
+  /// std::terminate, or a user function that never returns).
+  bool failStopCall(const CallExpr *Call);
+  bool neverReturns(const FunctionDecl *FD);
+  void computeDoomed(const FunctionDecl *FD, FunctionResult &R);
 };
 
 //===----------------------------------------------------------------------===//
@@ -189,7 +311,10 @@ public:
 
   Taint eval(const Expr *X, const VarState &S);
   void transfer(const CFGElement &El, VarState &S, const Taint &Ctl);
-  Taint controlTaint(const CFGBlock *B);
+  /// Join of the branches B is control-dependent on. Fail-stop guards are
+  /// skipped unless asked for: code after `if (err) exit(1)` runs on every
+  /// rank that is still alive.
+  Taint controlTaint(const CFGBlock *B, bool WithFailStopGuards = false);
   void run();
   /// Replays B's elements up to (not including) the one that is or
   /// contains Target; returns the state there.
@@ -204,9 +329,31 @@ private:
   Taint varTaint(const VarDecl *VD, const VarState &S);
   Taint evalCall(const CallExpr *Call, const VarState &S);
   Taint evalCompare(BinaryOperatorKind Op, const Taint &L, const Taint &Rt);
+  /// Does the shape of a library call's result differ between ranks? It
+  /// follows the objects it is computed from and the arguments that are
+  /// sizes (int-array parameters, SizeArgument rows); other scalars (a fill
+  /// value, a device, an offset) only change values.
+  bool resultShapeVaries(const CallExpr *Call, const FunctionDecl *Callee,
+                         const Expr *Receiver,
+                         llvm::ArrayRef<const Expr *> Args, const VarState &S);
   void assignVar(const VarDecl *VD, Taint T, VarState &S, bool Strong);
   void assignLValue(const Expr *LHS, Taint T, VarState &S, bool Strong);
   void callEffects(const CallExpr *Call, VarState &S, const Taint &Ctl);
+  /// Records a write of user field F (TU-wide facts: may it vary, its
+  /// range, which parameters reach it).
+  void noteFieldWrite(const FieldDecl *F, const Taint &T);
+  /// Return value of a user function called with these argument values,
+  /// when an argument names a launcher variable; nullopt otherwise.
+  std::optional<Taint> specializedReturn(const FunctionDecl *Callee,
+                                         llvm::ArrayRef<const Expr *> Args,
+                                         const VarState &S);
+  /// Bound parameter values of a specialized analysis.
+  const std::vector<Taint> *BoundArgs = nullptr;
+
+public:
+  void bindArguments(const std::vector<Taint> *Args) { BoundArgs = Args; }
+
+private:
   /// Set while transferring a block under a rank-varying branch.
   bool ControlVaries = false;
   bool isLocal(const VarDecl *VD) const {
@@ -240,6 +387,11 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
           return Taint::constant(V->getExtValue());
     return {};
   }
+  if (BoundArgs)
+    if (const auto *PD = dyn_cast<ParmVarDecl>(VD))
+      if (P.owningFunction(PD) == FD &&
+          PD->getFunctionScopeIndex() < BoundArgs->size())
+        return (*BoundArgs)[PD->getFunctionScopeIndex()];
   const FunctionDecl *Owner = P.owningFunction(VD);
   if (Owner && Owner != FD) {
     // Captured by a lambda: the variable's taint anywhere in its function.
@@ -315,6 +467,8 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   X = X->IgnoreParens();
   if (const auto *Cast = dyn_cast<CastExpr>(X)) {
     Taint T = eval(Cast->getSubExpr(), S);
+    if (Cast->getCastKind() == CK_PointerToBoolean && T.NonNull)
+      return Taint::constant(1);
     if (Cast->getCastKind() == CK_IntegralToBoolean ||
         Cast->getCastKind() == CK_PointerToBoolean)
       T.Range.reset();
@@ -330,12 +484,18 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     // The name of a rank environment variable carries the rank to whatever
     // reads the environment with it (getenv(name) in a helper).
     if (SL->getCharByteWidth() == 1 &&
-        api::envVariable(SL->getString(), Role::RankSource))
-      return Taint::varying(VaryKind::Rank, SL->getBeginLoc(),
-                            "rank (environment variable " +
-                                SL->getString().str() + ")");
+        api::envVariable(SL->getString(), Role::RankSource)) {
+      Taint T = Taint::varying(VaryKind::Rank, SL->getBeginLoc(),
+                               "rank (environment variable " +
+                                   SL->getString().str() + ")");
+      T.LauncherVar = 1;
+      return T;
+    }
     Taint T;
     T.UniformContent = true;
+    if (SL->getCharByteWidth() == 1 &&
+        api::envVariable(SL->getString(), Role::WorldSizeSource))
+      T.LauncherVar = 2;
     return T;
   }
   if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr,
@@ -363,8 +523,11 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
         FT.Params = 0;
         T.join(FT);
       }
-      // Reading a member of a value gives no range we know.
+      // The field's range over every write in the TU, if all agree.
       T.Range.reset();
+      auto FR = P.FieldRange.find(F);
+      if (FR != P.FieldRange.end() && FR->second && E.isUserCode(F))
+        T.Range = FR->second;
     }
     return T;
   }
@@ -383,7 +546,10 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       break;
     case UO_Deref:
       T.Range.reset();
-      T.ContentOnly = false;
+      // A number read through a pointer is contents; an object keeps the
+      // shape it had.
+      if (U->getType()->isArithmeticType() || U->getType()->isEnumeralType())
+        T.ContentOnly = false;
       break;
     case UO_LNot:
       if (T.Range && T.Range->Lo == T.Range->Hi && T.Range->Lo.W == 0)
@@ -454,6 +620,10 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   }
   if (const auto *C = dyn_cast<ConditionalOperator>(X)) {
     Taint T = eval(C->getCond(), S);
+    // A condition decided on every rank picks one arm.
+    if (!T.depends() && T.Range && T.Range->Lo == T.Range->Hi &&
+        T.Range->Lo.W == 0)
+      return eval(T.Range->Lo.C ? C->getTrueExpr() : C->getFalseExpr(), S);
     T.Range.reset();
     Taint A = eval(C->getTrueExpr(), S), B = eval(C->getFalseExpr(), S);
     A.join(B);
@@ -530,10 +700,15 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
         return T;
       }
       return {};
-    case Role::LocalDataSource:
-      return Taint::varying(VaryKind::LocalData, Loc,
-                            "rank-local value (clock, random number, file "
-                            "system or local data)");
+    case Role::LocalDataSource: {
+      Taint T = Taint::varying(VaryKind::LocalData, Loc,
+                               "rank-local value (clock, random number, file "
+                               "system or local data)");
+      // Random tensors: their values differ, their shape is what was asked.
+      if (isTensorType(Call->getType()))
+        T.ContentOnly = !resultShapeVaries(Call, Callee, Receiver, Args, S);
+      return T;
+    }
     case Role::TensorRead: {
       Taint Obj = Receiver ? eval(Receiver, S)
                            : (Args.empty() ? Taint() : eval(Args[0], S));
@@ -554,15 +729,19 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       if (Idx < (int)Args.size())
         if (const auto *SL = dyn_cast<StringLiteral>(strip(Args[Idx]))) {
           std::string Name = SL->getString().str();
+          // The launcher sets its rank and size variables on every rank:
+          // the pointer is not null, parsing it gives the rank / size.
           if (api::envVariable(Name, Role::RankSource)) {
             Taint T = Taint::varying(VaryKind::Rank, Loc,
                                      "rank (environment variable " + Name + ")");
             T.Range = IntRange{{0, 0}, {1, -1}};
+            T.NonNull = true;
             return T;
           }
           if (api::envVariable(Name, Role::WorldSizeSource)) {
             Taint T;
             T.Range = IntRange{{1, 0}, {1, 0}};
+            T.NonNull = true;
             return T;
           }
           return {}; // Launchers give every rank the same environment.
@@ -570,6 +749,19 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       // A variable name computed elsewhere: the value carries its taint.
       if (Idx < (int)Args.size()) {
         Taint T = eval(Args[Idx], S);
+        if (T.LauncherVar == 1) {
+          T.Range = IntRange{{0, 0}, {1, -1}};
+          T.NonNull = true;
+          T.LauncherVar = 0;
+          T.UniformContent = false;
+          return T;
+        }
+        if (T.LauncherVar == 2 && !T.depends()) {
+          Taint W;
+          W.Range = IntRange{{1, 0}, {1, 0}};
+          W.NonNull = true;
+          return W;
+        }
         T.Range.reset();
         T.UniformContent = false;
         return T;
@@ -606,6 +798,9 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   if (Callee && Callee->hasBody() && E.isUserCode(Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
     FunctionResult *CR = P.analyze(Def ? Def : Callee);
+    if (CR && !CR->Summary.ParamsToReturn.empty())
+      if (auto Special = specializedReturn(Def ? Def : Callee, Args, S))
+        return *Special;
     Taint T;
     if (CR) {
       if (CR->Summary.ReturnVaries) {
@@ -656,8 +851,50 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   if (MethodOnNonTensor && isTensorType(Call->getType()))
     T.UniformContent = false;
   T.Range.reset();
-  T.ContentOnly = false; // A library result computed from the contents.
+  // A scalar computed from the contents varies with them; an object (a
+  // tensor, a dataset, a loader) has the shape of what it was built from.
+  QualType RT = Call->getType();
+  T.ContentOnly = T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
+                  !resultShapeVaries(Call, Callee, Receiver, Args, S);
   return T;
+}
+
+bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
+                                           const FunctionDecl *Callee,
+                                           const Expr *Receiver,
+                                           llvm::ArrayRef<const Expr *> Args,
+                                           const VarState &S) {
+  auto ShapeVaries = [&](const Expr *A) {
+    Taint T = eval(A, S);
+    return T.Vary && !T.ContentOnly;
+  };
+  if (Receiver && ShapeVaries(Receiver))
+    return true;
+  bool IsOperator = isa<CXXOperatorCallExpr>(Call);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = Args[I];
+    if (isa<LambdaExpr>(strip(A)))
+      continue;
+    // Tensors and other objects that hold data (a dataset, a vector) pass
+    // their shape on; small value types (a device, options) do not.
+    QualType AT = A->getType().getNonReferenceType();
+    if (isTensorLike(AT) ||
+        (AT->isRecordType() && !AT.isTriviallyCopyableType(E.context()))) {
+      if (ShapeVaries(A))
+        return true;
+      continue;
+    }
+    if (IsOperator || !Callee)
+      continue; // `t + rank`, `t[rank]`: values, not shapes.
+    bool Size = I < Callee->getNumParams() &&
+                isSizeArrayType(Callee->getParamDecl(I)->getType());
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->TheRole == Role::SizeArgument && Row->Args.Count == (int)I)
+        Size = true;
+    if (Size && eval(A, S).Vary)
+      return true;
+  }
+  return false;
 }
 
 void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
@@ -692,18 +929,12 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       isa<DeclRefExpr, MemberExpr>(strip(U->getSubExpr())))
     L = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(L)) {
-    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
-      if (E.isUserCode(F)) {
-        if (T.Vary) {
-          Taint FT = T;
-          FT.Params = 0;
-          auto [It, New] = P.FieldVary.try_emplace(F, FT);
-          if (New)
-            ++P.GrowthStamp;
-        }
-        if (T.Params)
-          R.ParamToField.push_back({F, T.Params});
-      }
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (F && E.isUserCode(F)) {
+      // Fields of the project's own types are tracked per field (TU-wide),
+      // so `job.rank` varying does not make `job.size` vary.
+      noteFieldWrite(F, T);
+      return;
     }
     if (const VarDecl *Base = baseVar(M->getBase()))
       assignVar(Base, T, S, /*Strong=*/false);
@@ -720,8 +951,10 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
   }
   if (const VarDecl *VD = baseVar(L)) {
     // Writing an element changes contents, not the object's length.
+    // (A tensor element write never resizes the tensor, even under a
+    // varying branch; a container's may: map[key], vector growth.)
     Taint Elem = T;
-    if (Elem.Vary && !ControlVaries)
+    if (Elem.Vary && (!ControlVaries || isTensorType(VD->getType())))
       Elem.ContentOnly = true;
     assignVar(VD, Elem, S, /*Strong=*/false);
   }
@@ -851,14 +1084,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           if (Mask & (uint64_t(1) << I))
             Joined.join(eval(Args[I], S));
         Joined.addControl(Ctl);
-        if (Joined.Vary) {
-          Joined.Params = 0;
-          auto [It, New] = P.FieldVary.try_emplace(Field, Joined);
-          if (New)
-            ++P.GrowthStamp;
-        }
-        if (Joined.Params)
-          R.ParamToField.push_back({Field, Joined.Params});
+        noteFieldWrite(Field, Joined);
       }
     }
     return;
@@ -899,6 +1125,72 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   }
 }
 
+void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
+  if (T.Vary) {
+    Taint FT = T;
+    FT.Params = 0;
+    auto [It, New] = P.FieldVary.try_emplace(F, FT);
+    if (New)
+      ++P.GrowthStamp;
+  }
+  if (T.Params) {
+    // The callers record the value their arguments give it.
+    R.ParamToField.push_back({F, T.Params});
+    return;
+  }
+  auto [It, New] = P.FieldRange.try_emplace(F, T.Range);
+  if (New) {
+    ++P.GrowthStamp;
+    return;
+  }
+  if (!It->second)
+    return;
+  Taint Old, Now;
+  Old.Range = It->second;
+  Now.Range = T.Range;
+  Old.join(Now);
+  if (!(Old.Range == It->second)) {
+    // Widen at once: a field that keeps changing (a counter) is unknown.
+    It->second.reset();
+    ++P.GrowthStamp;
+  }
+}
+
+std::optional<Taint>
+UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
+                                      llvm::ArrayRef<const Expr *> Args,
+                                      const VarState &S) {
+  std::vector<Taint> Bound;
+  std::string Key;
+  bool Named = false;
+  for (const Expr *A : Args) {
+    Bound.push_back(eval(A, S));
+    Named = Named || Bound.back().LauncherVar;
+    Key += sourceText(A, E.context()) + "\x1f";
+  }
+  if (!Named || P.SpecializationDepth > 2 ||
+      Callee->getNumParams() != Args.size())
+    return std::nullopt;
+  auto It = P.Specialized.find({Callee, Key});
+  if (It != P.Specialized.end())
+    return It->second;
+  FunctionResult Scratch;
+  Scratch.Facts = FunctionFacts::build(Callee, E.context());
+  if (!Scratch.Facts || Scratch.Facts->cfg().size() > 64)
+    return std::nullopt; // Too big to re-analyze per call: the summary.
+  P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
+  P.computeDoomed(Callee, Scratch);
+  ++P.SpecializationDepth;
+  UniformityAnalysis U(E, Callee, Scratch);
+  U.bindArguments(&Bound);
+  U.run();
+  --P.SpecializationDepth;
+  Taint Ret = Scratch.ReturnTaint;
+  Ret.Params = 0;
+  P.Specialized[{Callee, Key}] = Ret;
+  return Ret;
+}
+
 void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                                   const Taint &Ctl) {
   if (auto Init = El.getAs<CFGInitializer>()) {
@@ -906,17 +1198,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (const FieldDecl *F = CI->getMember(); F && CI->getInit()) {
       Taint T = eval(CI->getInit(), S);
       T.addControl(Ctl);
-      if (E.isUserCode(F)) {
-        if (T.Vary) {
-          Taint FT = T;
-          FT.Params = 0;
-          auto [It, New] = P.FieldVary.try_emplace(F, FT);
-          if (New)
-            ++P.GrowthStamp;
-        }
-        if (T.Params)
-          R.ParamToField.push_back({F, T.Params});
-      }
+      if (E.isUserCode(F))
+        noteFieldWrite(F, T);
     }
     return;
   }
@@ -995,15 +1278,22 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
   if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
     Taint T = eval(Ret->getRetValue(), S);
     T.addControl(Ctl);
-    R.ReturnTaint.join(T);
+    // The first return sets the value (its range too); later ones join.
+    if (R.ReturnsSeen++ == 0)
+      R.ReturnTaint = T;
+    else
+      R.ReturnTaint.join(T);
     return;
   }
 }
 
-Taint UniformityAnalysis::controlTaint(const CFGBlock *B) {
+Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
+                                       bool WithFailStopGuards) {
   Taint Ctl;
   Ctl.UniformContent = true;
-  for (const CFGBlock *Dep : R.Facts->allControlDependencies(B)) {
+  for (const CFGBlock *Dep : WithFailStopGuards
+                                  ? R.Facts->allControlDependencies(B)
+                                  : R.liveControlDependencies(B)) {
     auto It = R.BranchTaint.find(Dep);
     if (It != R.BranchTaint.end())
       Ctl.addControl(It->second);
@@ -1039,6 +1329,7 @@ void UniformityAnalysis::run() {
     R.In.clear();
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
+    R.ReturnsSeen = 0;
     llvm::DenseMap<const CFGBlock *, VarState> Out;
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
@@ -1076,10 +1367,23 @@ void UniformityAnalysis::run() {
       if (!Cond || !isa<Expr>(Cond))
         continue;
       NewBranch[B] = eval(cast<Expr>(Cond), Out[B]);
+      // A range-for runs once per element: the same number of times on
+      // every rank when only the elements differ, not the length.
+      if (const auto *FR =
+              dyn_cast_or_null<CXXForRangeStmt>(B->getTerminatorStmt()))
+        if (const Expr *Range = FR->getRangeInit()) {
+          Taint RT = eval(Range, Out[B]);
+          if (!RT.depends() || (RT.Vary && RT.ContentOnly && !RT.Params)) {
+            Taint Same;
+            Same.UniformContent = true;
+            NewBranch[B] = Same;
+          }
+        }
     }
     // Return values: replay once more to read them at their statements.
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
+    R.ReturnsSeen = 0;
     R.AllPoints.clear();
     for (const CFGBlock *B : RPO) {
       VarState S = R.In[B];
@@ -1294,18 +1598,13 @@ FunctionResult *Engine::Impl::analyze(const FunctionDecl *FD) {
   R->Facts = FunctionFacts::build(FD, E.Ctx);
   if (!R->Facts)
     return R;
+  computeDoomed(FD, *R);
   UniformityAnalysis U(E, FD, *R);
   U.run();
   const CFGBlock *ExitBlock = &R->Facts->cfg().getExit();
   for (const CFGBlock *B : R->Facts->reversePostOrder())
-    if (const Stmt *T = B->getTerminatorStmt(); T && isa<CXXThrowExpr>(T)) {
-      bool Escapes = true;
-      for (const CFGBlock *Succ : B->succs())
-        if (Succ && Succ != ExitBlock)
-          Escapes = false;
-      if (Escapes)
-        R->ThrowTaint.addControl(U.controlTaint(B));
-    }
+    if (throwLeavesFunction(B, ExitBlock))
+      R->ThrowTaint.addControl(U.controlTaint(B, true));
 
   FunctionSummary &Sum = R->Summary;
   if (R->ReturnTaint.Vary)
@@ -1331,6 +1630,74 @@ FunctionResult *Engine::Impl::analyze(const FunctionDecl *FD) {
   return R;
 }
 
+bool Engine::Impl::neverReturns(const FunctionDecl *FD) {
+  if (!FD || FD->isMain())
+    return false;
+  if (FD->isNoReturn() || E.Api.has(FD, Role::FailStop))
+    return true;
+  if (!FD->hasBody() || !E.isUserCode(FD))
+    return false;
+  FunctionResult *R = analyze(FD);
+  if (!R || !R->Facts)
+    return false;
+  computeDoomed(FD, *R);
+  if (R->DoomedState != FunctionResult::DoomedDone)
+    return false; // Recursion: assume it returns.
+  return R->Doomed.count(&R->Facts->cfg().getEntry()) > 0;
+}
+
+bool Engine::Impl::failStopCall(const CallExpr *Call) {
+  return neverReturns(E.resolveCallee(Call));
+}
+
+/// Least fixpoint: a block is doomed when it ends the job itself, or when
+/// it has successors and all of them are doomed (an endless loop is not).
+void Engine::Impl::computeDoomed(const FunctionDecl *FD, FunctionResult &R) {
+  if (R.DoomedState != FunctionResult::DoomedNotStarted || !R.Facts)
+    return;
+  R.DoomedState = FunctionResult::DoomedInProgress;
+  CFG &G = R.Facts->cfg();
+  const CFGBlock *Exit = &G.getExit();
+  llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
+  for (const CFGBlock *B : G) {
+    if (B == Exit)
+      continue;
+    bool Stops = B->hasNoReturnElement();
+    for (const CFGElement &El : *B) {
+      if (Stops)
+        break;
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+          Stops = failStopCall(Call);
+    }
+    // A throw that leaves the function: the job ends unless a caller
+    // catches it (callers check that through ThrowTaint).
+    Stops = Stops || throwLeavesFunction(B, Exit);
+    if (Stops)
+      Doomed.insert(B);
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : G) {
+      if (B == Exit || Doomed.count(B))
+        continue;
+      bool Any = false, All = true;
+      for (const CFGBlock *Succ : B->succs())
+        if (Succ) {
+          Any = true;
+          All = All && Doomed.count(Succ);
+        }
+      if (Any && All) {
+        Doomed.insert(B);
+        Changed = true;
+      }
+    }
+  }
+  (void)FD;
+  R.Doomed = std::move(Doomed);
+  R.DoomedState = FunctionResult::DoomedDone;
+}
+
 //===----------------------------------------------------------------------===//
 // Engine
 //===----------------------------------------------------------------------===//
@@ -1346,7 +1713,11 @@ bool Engine::isUserCode(SourceLocation Loc) const {
 }
 
 bool Engine::isUserCode(const Decl *D) const {
-  return D && isUserCode(D->getLocation());
+  // Declarations in the APIs' own namespaces (c10d, torch, at, std...) are
+  // library code even when their headers are not system headers (a vendored
+  // copy, the project's test declarations).
+  return D && isUserCode(D->getLocation()) &&
+         !isLibraryDecl(const_cast<Engine &>(*this), D);
 }
 
 const std::vector<const FunctionDecl *> &Engine::userFunctions() {
@@ -1466,6 +1837,25 @@ UniformityAnswer Engine::uniformity(const Expr *X) {
     A.Origin = T.Origin;
   }
   return A;
+}
+
+std::optional<VaryOrigin> Engine::shapeVaries(const Expr *X) {
+  const FunctionDecl *FD = enclosingFunction(X);
+  if (!FD)
+    return std::nullopt;
+  P->prepare();
+  FunctionResult *R = P->analyze(FD);
+  if (!R || !R->Facts)
+    return std::nullopt;
+  const CFGBlock *B = R->Facts->blockOf(X);
+  if (!B)
+    return std::nullopt;
+  UniformityAnalysis U(*this, FD, *R);
+  VarState S = U.stateBefore(B, X);
+  Taint T = U.eval(X, S);
+  if (T.Vary && !T.ContentOnly)
+    return T.Origin;
+  return std::nullopt;
 }
 
 UniformityAnswer Engine::branchUniformity(const Stmt *Terminator) {
@@ -1598,15 +1988,9 @@ std::optional<std::string> SequenceBuilder::walk(const CFGBlock *B,
       break;
     // A throw that leaves the function ends the job (or is someone
     // else's divergence); inside a try it is an ordinary branch.
-    if (const Stmt *T = B->getTerminatorStmt(); T && isa<CXXThrowExpr>(T)) {
-      bool Escapes = true;
-      for (const CFGBlock *Succ : B->succs())
-        if (Succ && Succ != Exit)
-          Escapes = false;
-      if (Escapes) {
-        Cleanup();
-        return std::nullopt;
-      }
+    if (throwLeavesFunction(B, Exit)) {
+      Cleanup();
+      return std::nullopt;
     }
     llvm::SmallVector<const CFGBlock *, 4> Succs;
     for (const CFGBlock *Succ : B->succs())
@@ -1852,8 +2236,9 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth) {
     for (unsigned I = 0; I + Shift < Call->getNumArgs() && I < 64; ++I) {
       if (!(Mask & (uint64_t(1) << I)))
         continue;
+      // Only the argument's value counts: whether the call itself is
+      // reached by every rank is the caller's own divergence, reported there.
       Taint T = U.eval(Call->getArg(I + Shift), S);
-      T.addControl(U.controlTaint(B));
       if (T.Vary)
         return std::make_pair(T.Origin, Call);
       CallerMask |= T.Params;
@@ -1972,6 +2357,12 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
     if (!A.Uniform && A.Origin)
       Out.push_back({Name, Arg, *A.Origin});
   }
+  // Tensors (c10d): the shapes each rank contributes must agree.
+  int Send = Entry->Args.Send;
+  if (Send >= 0 && Send < (int)Collective->getNumArgs() &&
+      isTensorLike(Collective->getArg(Send)->getType()))
+    if (auto Origin = shapeVaries(Collective->getArg(Send)))
+      Out.push_back({"tensor shape", Collective->getArg(Send), *Origin});
   return Out;
 }
 

@@ -114,6 +114,9 @@ public:
   //--- Uniformity --------------------------------------------------------
   /// Is E (evaluated where it stands in its function) the same on all ranks?
   UniformityAnswer uniformity(const clang::Expr *E);
+  /// Does the shape (length, tensor sizes) of E differ between ranks, as
+  /// opposed to only its values? Returns where the difference comes from.
+  std::optional<VaryOrigin> shapeVaries(const clang::Expr *E);
   /// Is the branch of this terminator (if/while/for/switch/?:/&&/||)
   /// taken the same way on all ranks?
   UniformityAnswer branchUniformity(const clang::Stmt *Terminator);

@@ -46,6 +46,12 @@ struct Taint {
   /// with local values). Shape queries (size(), numel()) stay uniform.
   bool ContentOnly = false;
   std::optional<IntRange> Range;
+  /// A pointer known not to be null (getenv of a variable the launcher
+  /// always sets).
+  bool NonNull = false;
+  /// A string naming a launcher variable: 1 = a rank variable, 2 = the
+  /// world size. getenv() with it reads that variable (through helpers too).
+  uint8_t LauncherVar = 0;
 
   static Taint varying(VaryKind K, clang::SourceLocation Loc,
                        std::string What) {
@@ -64,6 +70,9 @@ struct Taint {
 
   /// Least upper bound: may-vary, must-be-uniform-content, range hull.
   void join(const Taint &O) {
+    NonNull = NonNull && O.NonNull;
+    if (LauncherVar != O.LauncherVar)
+      LauncherVar = 0;
     if (Vary && O.Vary)
       ContentOnly = ContentOnly && O.ContentOnly;
     else if (O.Vary)
@@ -75,19 +84,23 @@ struct Taint {
     Params |= O.Params;
     UniformContent = UniformContent && O.UniformContent;
     if (Range && O.Range) {
-      // Hull: keep a bound only if one dominates the other for all W.
-      auto Min = [](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
-        if (A == B || (A.W <= B.W && A.C <= B.C))
+      // Hull: keep a bound only if one dominates the other for all W >= 1.
+      auto LessEq = [](LinearBound A, LinearBound B) {
+        LinearBound D = sub(B, A);
+        return D.W >= 0 && D.W + D.C >= 0;
+      };
+      auto Min = [&](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
+        if (LessEq(A, B))
           return A;
-        if (B.W <= A.W && B.C <= A.C)
+        if (LessEq(B, A))
           return B;
         return std::nullopt;
       };
-      auto Max = [](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
-        if (A == B || (A.W >= B.W && A.C >= B.C))
-          return A;
-        if (B.W >= A.W && B.C >= A.C)
+      auto Max = [&](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
+        if (LessEq(A, B))
           return B;
+        if (LessEq(B, A))
+          return A;
         return std::nullopt;
       };
       auto Lo = Min(Range->Lo, O.Range->Lo);
@@ -115,7 +128,8 @@ struct Taint {
   }
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
-           ContentOnly == O.ContentOnly &&
+           ContentOnly == O.ContentOnly && NonNull == O.NonNull &&
+           LauncherVar == O.LauncherVar &&
            UniformContent == O.UniformContent && Range == O.Range;
   }
 };

@@ -16,6 +16,8 @@ void raw_loop(ncclComm_t comm, float *params, float *d_loss, float *d_batch,
     cudaMemcpy(d_batch, h_batch, n * sizeof(float), cudaMemcpyHostToDevice);
     step_kernel(params, d_loss, s);
     ncclAllReduce(params, params, n, ncclFloat, ncclAvg, comm, s);
+    // The mean loss: every rank leaves the loop at the same step.
+    ncclAllReduce(d_loss, d_loss, 1, ncclFloat, ncclAvg, comm, s);
     cudaMemcpy(&h_loss, d_loss, sizeof(float), cudaMemcpyDeviceToHost); // expect: distlint-stray-device-sync
     if (h_loss < 1e-3f)
       break;

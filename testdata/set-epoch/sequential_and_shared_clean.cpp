@@ -18,7 +18,7 @@ class SharedSampler : public torch::data::samplers::Sampler<> {
 public:
   explicit SharedSampler(std::shared_ptr<DistributedRandomSampler> inner)
       : inner_(std::move(inner)) {}
-  void reset(torch::optional<size_t> new_size) override { inner_->reset(new_size); }
+  void reset(torch::optional<size_t> new_size = torch::nullopt) override { inner_->reset(new_size); }
   torch::optional<std::vector<size_t>> next(size_t batch_size) override {
     return inner_->next(batch_size);
   }

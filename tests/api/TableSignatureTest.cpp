@@ -127,6 +127,8 @@ bool fits(const ApiEntry &E, llvm::StringRef Field, const ParmVarDecl *Param,
   else if (Field == "Count" &&
            (E.TheRole == Role::EnvRead || E.TheRole == Role::EnvWrite))
     Ok = isCharPointer(T);
+  else if (Field == "Count" && E.TheRole == Role::SizeArgument)
+    Ok = isInteger(T) || contains(T, "Scalar"); // arange(end)
   else if (Field == "Count" || Field == "Root" || Field == "Peer" ||
            Field == "Tag" || Field == "Color" || Field == "Rank" ||
            Field == "WorldSize")
