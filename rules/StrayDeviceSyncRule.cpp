@@ -47,13 +47,58 @@ bool hasTrueFlag(Engine &E, const CallExpr *Call) {
 }
 } // namespace
 
+/// A tensor made on the host: a free function that returns a tensor from
+/// no other tensor (torch::full, zeros, tensor, from_blob...) and is given no
+/// device other than the CPU (the default device of a factory is the CPU).
+bool StrayDeviceSyncRule::isHostFactory(const CallExpr *Call) {
+  Engine &E = engine();
+  const FunctionDecl *Callee = E.resolveCallee(Call);
+  if (!Callee || isa<CXXMethodDecl>(Callee) ||
+      !isTensorType(E, Call->getType()))
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    if (isTensorType(E, Arg->getType()))
+      return false;
+    DeviceKind D = deviceOf(E, Arg);
+    if (D != DeviceKind::None && D != DeviceKind::Cpu)
+      return false;
+  }
+  return true;
+}
+
 /// A tensor that already is a host copy (`t.cpu().item()`, or a variable
 /// initialized from cpu()/to(kCPU)): reading it costs no device sync.
 bool StrayDeviceSyncRule::isHostCopy(const Expr *Object) {
   Engine &E = engine();
-  for (int Depth = 0; Object && Depth < 4; ++Depth) {
+  for (int Depth = 0; Object && Depth < 6; ++Depth) {
     const Expr *S = stripValue(Object);
+    // An element of a container of tensors (`buffer[0]`): its elements.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+        !isTensorType(E, OC->getArg(0)->getType())) {
+      Object = OC->getArg(0);
+      continue;
+    }
+    // `std::vector<at::Tensor> buffer{a, b}`: host tensors if all are.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+        CE && CE->getNumArgs() == 1 &&
+        isa<CXXStdInitializerListExpr>(stripValue(CE->getArg(0))))
+      S = stripValue(
+          cast<CXXStdInitializerListExpr>(stripValue(CE->getArg(0)))
+              ->getSubExpr());
+    if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+      if (IL->getNumInits() == 0)
+        return false;
+      for (const Expr *Init : IL->inits())
+        if (!isHostCopy(Init))
+          return false;
+      return true;
+    }
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (isHostFactory(Call))
+        return true;
       std::string Ignored;
       return classify(Call, Ignored) == SyncKind::Implicit;
     }

@@ -17,6 +17,7 @@ private:
   enum class SyncKind { None, Device, StreamOrEvent, Implicit };
   SyncKind classify(const clang::CallExpr *Call, std::string &What);
   bool isHostCopy(const clang::Expr *Object);
+  bool isHostFactory(const clang::CallExpr *Call);
 };
 
 } // namespace distlint

@@ -1377,6 +1377,13 @@ void UniformityAnalysis::run() {
             Taint Same;
             Same.UniformContent = true;
             NewBranch[B] = Same;
+          } else if (!RT.Vary && RT.Params) {
+            // The trip count follows the length of what the callers pass:
+            // ContentOnly on a parameter-only taint marks "shape only".
+            Taint ByShape;
+            ByShape.Params = RT.Params;
+            ByShape.ContentOnly = true;
+            NewBranch[B] = ByShape;
           }
         }
     }
@@ -2215,7 +2222,8 @@ std::vector<const CallExpr *> Engine::callersOf(const FunctionDecl *FD) {
 /// Does parameter set Mask of FD receive a rank-varying argument at some
 /// call site? Follows parameters through up to Depth callers.
 std::optional<std::pair<VaryOrigin, const CallExpr *>>
-Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth) {
+Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
+                    bool ShapeOnly) {
   if (Depth > 3)
     return std::nullopt;
   for (const CallExpr *Call : callersOf(FD)) {
@@ -2239,12 +2247,12 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth) {
       // Only the argument's value counts: whether the call itself is
       // reached by every rank is the caller's own divergence, reported there.
       Taint T = U.eval(Call->getArg(I + Shift), S);
-      if (T.Vary)
+      if (T.Vary && !(ShapeOnly && T.ContentOnly))
         return std::make_pair(T.Origin, Call);
       CallerMask |= T.Params;
     }
     if (CallerMask)
-      if (auto Found = paramVaries(Caller, CallerMask, Depth + 1))
+      if (auto Found = paramVaries(Caller, CallerMask, Depth + 1, ShapeOnly))
         return std::make_pair(Found->first, Call);
   }
   return std::nullopt;
@@ -2279,7 +2287,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
       return D;
     }
     if (!ByParam)
-      if (auto Found = paramVaries(FD, It->second.Params, 0)) {
+      if (auto Found = paramVaries(FD, It->second.Params, 0,
+                                   /*ShapeOnly=*/It->second.ContentOnly)) {
         D.Origin = Found->first;
         D.PassedAt = Found->second;
         ByParam = D;

@@ -189,7 +189,8 @@ private:
                                        const clang::CFGBlock *Branch);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
-  paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth);
+  paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
+              bool ShapeOnly = false);
   bool CallSitesBuilt = false;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<const clang::CallExpr *>>
