@@ -20,6 +20,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
+#include <functional>
+
 using namespace clang;
 using namespace clang::ast_matchers;
 
@@ -83,7 +85,7 @@ bool StrayDeviceSyncRule::isHostCopy(const Expr *Object) {
     }
     // `std::vector<at::Tensor> buffer{a, b}`: host tensors if all are.
     if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
-        CE && CE->getNumArgs() == 1 &&
+        CE && CE->getNumArgs() >= 1 &&
         isa<CXXStdInitializerListExpr>(stripValue(CE->getArg(0))))
       S = stripValue(
           cast<CXXStdInitializerListExpr>(stripValue(CE->getArg(0)))
@@ -107,8 +109,63 @@ bool StrayDeviceSyncRule::isHostCopy(const Expr *Object) {
     if (!V)
       return false;
     Object = soleDefinition(E, V);
+    if (!Object && onlyReadOrReducedInPlace(V))
+      Object = V->getInit();
   }
   return false;
+}
+
+/// A container of tensors whose only uses are collectives on it (they write
+/// the result into the same tensors, on the same device) and element reads:
+/// its tensors are still the ones it was initialized with.
+bool StrayDeviceSyncRule::onlyReadOrReducedInPlace(const VarDecl *V) {
+  Engine &E = engine();
+  if (!V->hasLocalStorage() || isTensorType(E, V->getType()) || !V->getInit())
+    return false;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
+  if (!FD || !FD->getBody())
+    return false;
+  ASTContext &Ctx = E.context();
+  auto Parent = [&](const Stmt *S) -> const Stmt * {
+    for (;;) {
+      auto Ps = Ctx.getParents(*S);
+      if (Ps.empty())
+        return nullptr;
+      const Stmt *P = Ps[0].get<Stmt>();
+      if (!P)
+        return nullptr;
+      if (!isa<ImplicitCastExpr, MaterializeTemporaryExpr, ParenExpr>(P))
+        return P;
+      S = P;
+    }
+  };
+  bool Ok = true;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V) {
+      const Stmt *P = Parent(Ref);
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(P);
+          Call && E.apiRole(Call, api::Role::Collective))
+        return;
+      if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+          OC && OC->getOperator() == OO_Subscript) {
+        // buffer[i].item(): a const method of the element.
+        if (const auto *Member =
+                dyn_cast_or_null<MemberExpr>(Parent(OC)))
+          if (const auto *MD =
+                  dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+              MD && MD->isConst())
+            return;
+      }
+      Ok = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(FD->getBody());
+  return Ok;
 }
 
 StrayDeviceSyncRule::SyncKind

@@ -18,6 +18,7 @@ private:
   SyncKind classify(const clang::CallExpr *Call, std::string &What);
   bool isHostCopy(const clang::Expr *Object);
   bool isHostFactory(const clang::CallExpr *Call);
+  bool onlyReadOrReducedInPlace(const clang::VarDecl *V);
 };
 
 } // namespace distlint
