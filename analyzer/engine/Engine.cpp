@@ -878,8 +878,7 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
     // Tensors and other objects that hold data (a dataset, a vector) pass
     // their shape on; small value types (a device, options) do not.
     QualType AT = A->getType().getNonReferenceType();
-    if (isTensorLike(AT) ||
-        (AT->isRecordType() && !AT.isTriviallyCopyableType(E.context()))) {
+    if (isTensorLike(AT)) {
       if (ShapeVaries(A))
         return true;
       continue;
@@ -891,8 +890,22 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
     for (const api::ApiEntry *Row : E.api().lookup(Callee))
       if (Row->TheRole == Role::SizeArgument && Row->Args.Count == (int)I)
         Size = true;
-    if (Size && eval(A, S).Vary)
-      return true;
+    if (Size) {
+      if (eval(A, S).Vary)
+        return true;
+      continue;
+    }
+    if (AT->isRecordType()) {
+      // A number converted to a value type (c10::Scalar) is a value.
+      const Expr *Inner = A->IgnoreImplicit();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
+          CE && CE->getNumArgs() == 1 &&
+          CE->getArg(0)->getType()->isArithmeticType())
+        continue;
+      if (!AT.isTriviallyCopyableType(E.context()) && ShapeVaries(A))
+        return true;
+      continue;
+    }
   }
   return false;
 }
