@@ -1837,44 +1837,38 @@ std::vector<const Stmt *> Engine::controllingBranches(const Stmt *S) {
   return Out;
 }
 
-UniformityAnswer Engine::uniformity(const Expr *X) {
-  UniformityAnswer A;
-  const FunctionDecl *FD = enclosingFunction(X);
+/// The abstract value of X where it stands in its function.
+static std::optional<Taint> taintAt(Engine &E, Engine::Impl &P,
+                                    const Expr *X) {
+  const FunctionDecl *FD = E.enclosingFunction(X);
   if (!FD)
-    return A;
-  P->prepare();
-  FunctionResult *R = P->analyze(FD);
+    return std::nullopt;
+  P.prepare();
+  FunctionResult *R = P.analyze(FD);
   if (!R || !R->Facts)
-    return A;
+    return std::nullopt;
   const CFGBlock *B = R->Facts->blockOf(X);
   if (!B)
-    return A;
-  UniformityAnalysis U(*this, FD, *R);
+    return std::nullopt;
+  UniformityAnalysis U(E, FD, *R);
   VarState S = U.stateBefore(B, X);
-  Taint T = U.eval(X, S);
-  if (T.Vary) {
+  return U.eval(X, S);
+}
+
+UniformityAnswer Engine::uniformity(const Expr *X) {
+  UniformityAnswer A;
+  std::optional<Taint> T = taintAt(*this, *P, X);
+  if (T && T->Vary) {
     A.Uniform = false;
-    A.Origin = T.Origin;
+    A.Origin = T->Origin;
   }
   return A;
 }
 
 std::optional<VaryOrigin> Engine::shapeVaries(const Expr *X) {
-  const FunctionDecl *FD = enclosingFunction(X);
-  if (!FD)
-    return std::nullopt;
-  P->prepare();
-  FunctionResult *R = P->analyze(FD);
-  if (!R || !R->Facts)
-    return std::nullopt;
-  const CFGBlock *B = R->Facts->blockOf(X);
-  if (!B)
-    return std::nullopt;
-  UniformityAnalysis U(*this, FD, *R);
-  VarState S = U.stateBefore(B, X);
-  Taint T = U.eval(X, S);
-  if (T.Vary && !T.ContentOnly)
-    return T.Origin;
+  std::optional<Taint> T = taintAt(*this, *P, X);
+  if (T && T->Vary && !T->ContentOnly)
+    return T->Origin;
   return std::nullopt;
 }
 
