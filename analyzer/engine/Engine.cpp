@@ -23,6 +23,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
@@ -74,33 +75,95 @@ struct FunctionResult {
   /// Control dependencies that remain when the paths that end the job are
   /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
   /// CHECK(...); }`, the code that follows runs on every rank still alive.
+  /// Computed on the CFG without its doomed blocks (own post-dominators).
   const std::vector<const CFGBlock *> &liveControlDependencies(const CFGBlock *B);
-  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 
 private:
-  /// Can a path from Branch's successors reach the exit without passing
-  /// Avoid or a doomed block?
-  bool bypasses(const CFGBlock *Branch, const CFGBlock *Avoid) const;
+  void computeLiveDeps();
+  bool LiveDepsBuilt = false;
+  /// Direct control dependencies in the pruned CFG, by block ID.
+  std::vector<std::vector<const CFGBlock *>> LiveDirect;
+  llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 };
 
-bool FunctionResult::bypasses(const CFGBlock *Branch,
-                              const CFGBlock *Avoid) const {
-  const CFGBlock *Exit = &Facts->cfg().getExit();
-  llvm::SmallPtrSet<const CFGBlock *, 32> Seen{Branch, Avoid};
-  llvm::SmallVector<const CFGBlock *, 32> Work;
-  auto Push = [&](const CFGBlock *From) {
-    for (const CFGBlock *Succ : From->succs())
-      if (Succ && !Doomed.count(Succ) && Seen.insert(Succ).second)
-        Work.push_back(Succ);
-  };
-  Push(Branch);
-  while (!Work.empty()) {
-    const CFGBlock *Cur = Work.pop_back_val();
-    if (Cur == Exit)
-      return true;
-    Push(Cur);
+void FunctionResult::computeLiveDeps() {
+  LiveDepsBuilt = true;
+  CFG &G = Facts->cfg();
+  unsigned N = G.getNumBlockIDs();
+  LiveDirect.assign(N, {});
+  const CFGBlock *Exit = &G.getExit();
+  auto Live = [&](const CFGBlock *B) { return B && !Doomed.count(B); };
+  // Post-dominator sets over live blocks, iterated to a fixpoint (blocks
+  // that cannot reach the exit keep the full set).
+  std::vector<llvm::BitVector> PD(N, llvm::BitVector(N, true));
+  PD[Exit->getBlockID()] = llvm::BitVector(N, false);
+  PD[Exit->getBlockID()].set(Exit->getBlockID());
+  const auto &RPO = Facts->reversePostOrder();
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto It = RPO.rbegin(); It != RPO.rend(); ++It) {
+      const CFGBlock *B = *It;
+      if (B == Exit || !Live(B))
+        continue;
+      llvm::BitVector New(N, true);
+      bool AnySucc = false;
+      for (const CFGBlock *Succ : B->succs())
+        if (Live(Succ)) {
+          New &= PD[Succ->getBlockID()];
+          AnySucc = true;
+        }
+      if (!AnySucc)
+        continue;
+      New.set(B->getBlockID());
+      if (New != PD[B->getBlockID()]) {
+        PD[B->getBlockID()] = std::move(New);
+        Changed = true;
+      }
+    }
   }
-  return false;
+  auto ReachesExit = [&](const CFGBlock *B) {
+    return PD[B->getBlockID()].test(Exit->getBlockID());
+  };
+  // Immediate post-dominator: the strict post-dominator whose own set is
+  // the rest of B's.
+  auto IPDom = [&](const CFGBlock *B) -> const CFGBlock * {
+    llvm::BitVector Strict = PD[B->getBlockID()];
+    Strict.reset(B->getBlockID());
+    for (int I = Strict.find_first(); I >= 0; I = Strict.find_next(I))
+      if (PD[I] == Strict)
+        for (const CFGBlock *C : G)
+          if (C->getBlockID() == (unsigned)I)
+            return C;
+    return nullptr;
+  };
+  llvm::DenseMap<const CFGBlock *, const CFGBlock *> IPDomCache;
+  auto IPDomOf = [&](const CFGBlock *B) {
+    auto [It, New] = IPDomCache.try_emplace(B, nullptr);
+    if (New)
+      It->second = IPDom(B);
+    return It->second;
+  };
+  // Ferrante et al.: for each edge X -> Y, the blocks from Y up to X's
+  // immediate post-dominator depend on X.
+  for (const CFGBlock *X : RPO) {
+    if (!Live(X) || !ReachesExit(X))
+      continue;
+    llvm::SmallPtrSet<const CFGBlock *, 4> Succs;
+    for (const CFGBlock *Y : X->succs())
+      if (Live(Y) && ReachesExit(Y))
+        Succs.insert(Y);
+    if (Succs.size() < 2)
+      continue;
+    const CFGBlock *Stop = IPDomOf(X);
+    for (const CFGBlock *Y : Succs)
+      for (const CFGBlock *Run = Y; Run && Run != Stop; Run = IPDomOf(Run)) {
+        auto &Deps = LiveDirect[Run->getBlockID()];
+        if (!llvm::is_contained(Deps, X))
+          Deps.push_back(X);
+        if (Run == Exit)
+          break;
+      }
+  }
 }
 
 const std::vector<const CFGBlock *> &
@@ -112,14 +175,15 @@ FunctionResult::liveControlDependencies(const CFGBlock *B) {
   if (Doomed.empty()) {
     Out = Facts->allControlDependencies(B);
   } else {
+    if (!LiveDepsBuilt)
+      computeLiveDeps();
     llvm::SmallPtrSet<const CFGBlock *, 16> Seen{B};
     std::vector<const CFGBlock *> Work{B};
     while (!Work.empty()) {
       const CFGBlock *Cur = Work.back();
       Work.pop_back();
-      for (const CFGBlock *Dep : Facts->controlDependencies(Cur))
-        if (Dep && !Seen.count(Dep) && bypasses(Dep, Cur)) {
-          Seen.insert(Dep);
+      for (const CFGBlock *Dep : LiveDirect[Cur->getBlockID()])
+        if (Seen.insert(Dep).second) {
           Out.push_back(Dep);
           Work.push_back(Dep);
         }
@@ -2278,7 +2342,10 @@ Engine::divergenceAt(const CallExpr *Collective) {
   if (!B)
     return std::nullopt;
   std::optional<Divergence> ByParam;
-  for (const CFGBlock *Dep : R->Facts->allControlDependencies(B)) {
+  // Branches whose other arms only end the job (`if (err) exit(1);`) do not
+  // make later collectives divergent. (A copy: the cache may grow below.)
+  const std::vector<const CFGBlock *> Deps = R->liveControlDependencies(B);
+  for (const CFGBlock *Dep : Deps) {
     auto It = R->BranchTaint.find(Dep);
     if (It == R->BranchTaint.end() || !It->second.depends())
       continue;
