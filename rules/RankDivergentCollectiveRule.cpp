@@ -18,7 +18,8 @@ void RankDivergentCollectiveRule::registerMatchers(MatchFinder &Finder) {
   Finder.addMatcher(lambdaExpr().bind("lambda"), this);
 }
 
-void RankDivergentCollectiveRule::check(const MatchFinder::MatchResult &Result) {
+void RankDivergentCollectiveRule::check(
+    const MatchFinder::MatchResult &Result) {
   SM = Result.SourceManager;
   const FunctionDecl *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
@@ -41,7 +42,7 @@ static std::string calleeName(const CollectiveSite &Site) {
 static std::string originNote(const VaryOrigin &O) {
   if (O.Kind == VaryKind::Rank)
     return O.What.empty() || O.What == "rank" ? "rank comes from here"
-                                             : O.What + " comes from here";
+                                              : O.What + " comes from here";
   return "value differs between ranks: " + O.What;
 }
 
@@ -55,29 +56,36 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
       continue;
     std::string Name = calleeName(Site);
     if (auto D = E.divergenceAt(Call)) {
-      const char *Why = D->Origin.Kind == VaryKind::Rank
-                            ? "the rank"
-                            : "rank-local data";
+      const char *Why =
+          D->Origin.Kind == VaryKind::Rank ? "the rank" : "rank-local data";
       std::string Msg;
       if (D->IsLoop)
-        Msg = "collective '" + Name + "' runs a number of times that depends "
-              "on " + Why + "; ranks that leave the loop earlier leave the "
+        Msg = "collective '" + Name +
+              "' runs a number of times that depends "
+              "on " +
+              Why +
+              "; ranks that leave the loop earlier leave the "
               "others waiting forever";
       else
-        Msg = "collective '" + Name + "' is not reached by every rank: it "
-              "depends on a branch on " + Why + ", so the ranks that skip it "
+        Msg = "collective '" + Name +
+              "' is not reached by every rank: it "
+              "depends on a branch on " +
+              Why +
+              ", so the ranks that skip it "
               "leave the others waiting forever";
       if (!Site.Entry)
-        Msg = "call to '" + Name + "' issues a collective that not every "
-              "rank reaches: it depends on a branch on " + std::string(Why) +
-              " and ranks that skip it hang the others";
+        Msg = "call to '" + Name +
+              "' issues a collective that not every "
+              "rank reaches: it depends on a branch on " +
+              std::string(Why) + " and ranks that skip it hang the others";
       auto Diag = diag(Call->getBeginLoc(), Msg, *SM);
       if (!Site.Entry && Site.InnerCollective)
         Diag.note(Site.InnerCollective->getBeginLoc(),
                   "collective issued here");
       SourceLocation BranchLoc =
-          D->Condition ? D->Condition->getBeginLoc()
-                       : (D->Branch ? D->Branch->getBeginLoc() : SourceLocation());
+          D->Condition
+              ? D->Condition->getBeginLoc()
+              : (D->Branch ? D->Branch->getBeginLoc() : SourceLocation());
       if (D->Branch && isa<CallExpr>(D->Branch))
         Diag.note(BranchLoc, "this call throws on some ranks only; the "
                              "catch handler skips the collective there");
@@ -100,20 +108,22 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
     if (!Site.Entry)
       continue;
     for (const Engine::ArgumentMismatch &M : E.mismatchedArguments(Call)) {
-      std::string What = std::string(M.Role) == "tensor shape"
-                             ? "the shape of the tensors passed to collective '" +
-                                   Name + "' differs between ranks; every "
-                                   "rank must pass tensors of the same shape"
-                             : "argument '" + std::string(M.Role) +
-                                   "' of collective '" + Name +
-                                   "' differs between ranks; every rank must "
-                                   "pass the same value";
+      std::string What =
+          std::string(M.Role) == "tensor shape"
+              ? "the shape of the tensors passed to collective '" + Name +
+                    "' differs between ranks; every "
+                    "rank must pass tensors of the same shape"
+              : "argument '" + std::string(M.Role) + "' of collective '" +
+                    Name +
+                    "' differs between ranks; every rank must "
+                    "pass the same value";
       auto Diag = diag(Call->getBeginLoc(),
                        What + " or the collective hangs or corrupts data", *SM);
-      Diag.note(M.Arg->getBeginLoc(), "this argument depends on " +
-                                          std::string(M.Origin.Kind == VaryKind::Rank
-                                                          ? "the rank"
-                                                          : "rank-local data"));
+      Diag.note(M.Arg->getBeginLoc(),
+                "this argument depends on " +
+                    std::string(M.Origin.Kind == VaryKind::Rank
+                                    ? "the rank"
+                                    : "rank-local data"));
       if (M.Origin.Loc.isValid())
         Diag.note(M.Origin.Loc, originNote(M.Origin));
       break;

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StrayDeviceSyncRule.h"
-#include "engine/UserCode.h"
 #include "engine/Construction.h"
 #include "engine/Devices.h"
 #include "engine/Engine.h"
 #include "engine/HostReads.h"
 #include "engine/Loops.h"
+#include "engine/UserCode.h"
 #include "engine/Values.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -34,8 +34,8 @@ void StrayDeviceSyncRule::registerMatchers(MatchFinder &Finder) {
 namespace {
 std::string shortName(const FunctionDecl *FD) {
   if (FD->isOverloadedOperator())
-    return "operator" + std::string(getOperatorSpelling(
-                            FD->getOverloadedOperator()));
+    return "operator" +
+           std::string(getOperatorSpelling(FD->getOverloadedOperator()));
   return FD->getNameAsString();
 }
 
@@ -87,9 +87,8 @@ bool StrayDeviceSyncRule::isHostCopy(const Expr *Object) {
     if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
         CE && CE->getNumArgs() >= 1 &&
         isa<CXXStdInitializerListExpr>(stripValue(CE->getArg(0))))
-      S = stripValue(
-          cast<CXXStdInitializerListExpr>(stripValue(CE->getArg(0)))
-              ->getSubExpr());
+      S = stripValue(cast<CXXStdInitializerListExpr>(stripValue(CE->getArg(0)))
+                         ->getSubExpr());
     if (const auto *IL = dyn_cast<InitListExpr>(S)) {
       if (IL->getNumInits() == 0)
         return false;
@@ -143,7 +142,8 @@ bool StrayDeviceSyncRule::onlyReadOrReducedInPlace(const VarDecl *V) {
   std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
     if (!S || !Ok)
       return;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == V) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S);
+        Ref && Ref->getDecl() == V) {
       const Stmt *P = Parent(Ref);
       if (const auto *Call = dyn_cast_or_null<CallExpr>(P);
           Call && E.apiRole(Call, api::Role::Collective))
@@ -151,10 +151,8 @@ bool StrayDeviceSyncRule::onlyReadOrReducedInPlace(const VarDecl *V) {
       if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
           OC && OC->getOperator() == OO_Subscript) {
         // buffer[i].item(): a const method of the element.
-        if (const auto *Member =
-                dyn_cast_or_null<MemberExpr>(Parent(OC)))
-          if (const auto *MD =
-                  dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+        if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent(OC)))
+          if (const auto *MD = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
               MD && MD->isConst())
             return;
       }
@@ -269,19 +267,22 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   std::string Msg;
   switch (Kind) {
   case SyncKind::Device:
-    Msg = "'" + What + "' in every training step makes the host wait until "
+    Msg = "'" + What +
+          "' in every training step makes the host wait until "
           "all queued GPU work has finished, so the CPU cannot queue the next "
           "step while the GPU runs; remove it, or wait only for the stream "
           "whose result the host reads (or only every N steps)";
     break;
   case SyncKind::StreamOrEvent:
-    Msg = "'" + What + "' in every training step blocks the host, and nothing "
+    Msg = "'" + What +
+          "' in every training step blocks the host, and nothing "
           "on the host reads the synchronized result before the next device "
           "work; drop it, or order the streams on the device with an event "
           "(cudaStreamWaitEvent) instead";
     break;
   case SyncKind::Implicit:
-    Msg = "'" + What + "' copies device data to the host in every training "
+    Msg = "'" + What +
+          "' copies device data to the host in every training "
           "step: the host waits for all queued GPU work each step, which "
           "stalls the pipeline; keep the value on the device (accumulate it "
           "there) and read it only every N steps, e.g. under "

@@ -11,7 +11,8 @@ class StrayDeviceSyncRule : public Rule {
 public:
   StrayDeviceSyncRule() : Rule("distlint-stray-device-sync") {}
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
   enum class SyncKind { None, Device, StreamOrEvent, Implicit };

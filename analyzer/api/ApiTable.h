@@ -48,27 +48,28 @@ enum class Role : uint8_t {
   StreamSync,      ///< Stream synchronization.
   EventSync,       ///< Event synchronization.
   ImplicitSync,    ///< Copies device data to host (item, cpu, to(kCPU)...).
-  HostWaitOnDevice,///< Blocks the host on queued device work (cudaMemcpy...).
-  TrainingStep,    ///< backward(), optimizer step(), module forward().
-  FailStop,        ///< Ends the whole job (exit, abort, MPI_Abort...).
-  TimeoutKnob,     ///< A field, argument or env var that sets a timeout.
-  ProcessGroupType,///< A process-group / backend class.
-  StoreType,       ///< A c10d store class.
-  SamplerType,     ///< A data sampler class.
+  HostWaitOnDevice,  ///< Blocks the host on queued device work (cudaMemcpy...).
+  TrainingStep,      ///< backward(), optimizer step(), module forward().
+  FailStop,          ///< Ends the whole job (exit, abort, MPI_Abort...).
+  TimeoutKnob,       ///< A field, argument or env var that sets a timeout.
+  ProcessGroupType,  ///< A process-group / backend class.
+  StoreType,         ///< A c10d store class.
+  SamplerType,       ///< A data sampler class.
   DataLoaderFactory, ///< make_data_loader and friends.
-  SetEpoch,        ///< sampler.set_epoch().
-  DeviceSelect,    ///< Chooses a device (torch::Device, kCUDA, cudaSetDevice).
-  UniformValue,    ///< Returns the same value on every rank.
-  ShapeQuery,      ///< size()/numel()/begin(): reads a container's shape, not its contents.
+  SetEpoch,          ///< sampler.set_epoch().
+  DeviceSelect, ///< Chooses a device (torch::Device, kCUDA, cudaSetDevice).
+  UniformValue, ///< Returns the same value on every rank.
+  ShapeQuery,   ///< size()/numel()/begin(): reads a container's shape, not its
+                ///< contents.
   // Added by the API tables:
-  Wait,            ///< Completes a nonblocking operation (Args.Request).
-  TimeoutConstant, ///< A named timeout value; Detail: "none", "default".
-  GroupStart,      ///< Opens a group of fused collectives (ncclGroupStart).
-  GroupEnd,        ///< Closes it (ncclGroupEnd); the group issues here.
+  Wait,              ///< Completes a nonblocking operation (Args.Request).
+  TimeoutConstant,   ///< A named timeout value; Detail: "none", "default".
+  GroupStart,        ///< Opens a group of fused collectives (ncclGroupStart).
+  GroupEnd,          ///< Closes it (ncclGroupEnd); the group issues here.
   DataLoaderIterate, ///< Starts a pass over a data loader (begin()).
-  SizeArgument,    ///< Tensor factory / view whose integer argument Args.Count
-                   ///< is a size or length (int-array size parameters count
-                   ///< without a row): the result's shape follows it.
+  SizeArgument, ///< Tensor factory / view whose integer argument Args.Count
+                ///< is a size or length (int-array size parameters count
+                ///< without a row): the result's shape follows it.
 };
 
 const char *roleName(Role R);
@@ -196,9 +197,9 @@ public:
   /// ObjectClass (the class the member is accessed through), a row naming
   /// the member through that class or any of its bases matches too, so
   /// "c10d::ProcessGroupNCCL::Options::timeout" matches opts->timeout.
-  const ApiEntry *findMember(const clang::NamedDecl *Member, Role R,
-                             const clang::CXXRecordDecl *ObjectClass =
-                                 nullptr) const;
+  const ApiEntry *
+  findMember(const clang::NamedDecl *Member, Role R,
+             const clang::CXXRecordDecl *ObjectClass = nullptr) const;
   /// Rows by exact qualified name (for tests and fields like "timeout").
   std::vector<const ApiEntry *> byName(llvm::StringRef QualifiedName) const;
   /// All rows of a role.
@@ -222,7 +223,6 @@ const ApiEntry *envVariable(llvm::StringRef Name, Role R);
 
 /// Qualified name without inline namespaces or template arguments.
 std::string qualifiedName(const clang::NamedDecl *D);
-
 
 } // namespace api
 } // namespace distlint

@@ -77,8 +77,7 @@ const ApiEntry Rows[] = {
     {F, Role::TrainingStep, "torch::autograd::backward", A, "backward pass"},
     {F, Role::TrainingStep, "torch::optim::Optimizer::step", A,
      "optimizer step"},
-    {F, Role::TrainingStep, "torch::nn::Module::forward", A,
-     "module forward"},
+    {F, Role::TrainingStep, "torch::nn::Module::forward", A, "module forward"},
     {F, Role::TrainingStep, "torch::nn::ModuleHolder::operator()", A,
      "module forward"},
 

@@ -70,13 +70,17 @@ struct FunctionResult {
   llvm::DenseMap<const CFGBlock *, std::vector<std::string>> Arms;
   /// Blocks from which every path ends the job (see Impl::computeDoomed).
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
-  enum { DoomedNotStarted, DoomedInProgress, DoomedDone } DoomedState =
-      DoomedNotStarted;
+  enum {
+    DoomedNotStarted,
+    DoomedInProgress,
+    DoomedDone
+  } DoomedState = DoomedNotStarted;
   /// Control dependencies that remain when the paths that end the job are
   /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
   /// CHECK(...); }`, the code that follows runs on every rank still alive.
   /// Computed on the CFG without its doomed blocks (own post-dominators).
-  const std::vector<const CFGBlock *> &liveControlDependencies(const CFGBlock *B);
+  const std::vector<const CFGBlock *> &
+  liveControlDependencies(const CFGBlock *B);
 
 private:
   void computeLiveDeps();
@@ -254,7 +258,8 @@ const VarDecl *baseVar(const Expr *E) {
   return nullptr;
 }
 
-void collectVarRefs(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+void collectVarRefs(const Stmt *S,
+                    llvm::SmallVectorImpl<const VarDecl *> &Out) {
   if (!S)
     return;
   if (const auto *DR = dyn_cast<DeclRefExpr>(S))
@@ -277,8 +282,8 @@ bool isTensorType(QualType T) {
 /// CFG lists the throw as B's last element, with the exit as successor (or
 /// as the terminator, depending on the build options).
 bool throwLeavesFunction(const CFGBlock *B, const CFGBlock *Exit) {
-  bool Throws = B->getTerminatorStmt() &&
-                isa<CXXThrowExpr>(B->getTerminatorStmt());
+  bool Throws =
+      B->getTerminatorStmt() && isa<CXXThrowExpr>(B->getTerminatorStmt());
   for (auto It = B->rbegin(); !Throws && It != B->rend(); ++It)
     if (auto CS = It->getAs<CFGStmt>()) {
       Throws = isa<CXXThrowExpr>(CS->getStmt());
@@ -331,7 +336,8 @@ struct Engine::Impl {
   bool Preparing = false;
   std::vector<const FunctionDecl *> UserFunctions;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionResult>> Results;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> FactsCache;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>>
+      FactsCache;
   /// TU-wide facts, grown across rounds.
   llvm::DenseMap<const FieldDecl *, Taint> FieldVary;
   /// Value range of each user field over every write seen in the TU
@@ -348,7 +354,8 @@ struct Engine::Impl {
   /// Objects whose dynamic class is known.
   llvm::DenseMap<const VarDecl *, const CXXRecordDecl *> DynTypes;
   /// Vector-like variables holding tensor variables (for in-place ops).
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const VarDecl *, 2>> Aliases;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const VarDecl *, 2>>
+      Aliases;
   unsigned GrowthStamp = 0;
 
   void prepare();
@@ -490,20 +497,24 @@ Taint UniformityAnalysis::evalCompare(BinaryOperatorKind Op, const Taint &L,
     std::optional<bool> Known;
     switch (Op) {
     case BO_LT:
-      Known = Lt(A, B) ? std::optional<bool>(true)
-                       : Le(B, A) ? std::optional<bool>(false) : std::nullopt;
+      Known = Lt(A, B)   ? std::optional<bool>(true)
+              : Le(B, A) ? std::optional<bool>(false)
+                         : std::nullopt;
       break;
     case BO_LE:
-      Known = Le(A, B) ? std::optional<bool>(true)
-                       : Lt(B, A) ? std::optional<bool>(false) : std::nullopt;
+      Known = Le(A, B)   ? std::optional<bool>(true)
+              : Lt(B, A) ? std::optional<bool>(false)
+                         : std::nullopt;
       break;
     case BO_GT:
-      Known = Lt(B, A) ? std::optional<bool>(true)
-                       : Le(A, B) ? std::optional<bool>(false) : std::nullopt;
+      Known = Lt(B, A)   ? std::optional<bool>(true)
+              : Le(A, B) ? std::optional<bool>(false)
+                         : std::nullopt;
       break;
     case BO_GE:
-      Known = Le(B, A) ? std::optional<bool>(true)
-                       : Lt(A, B) ? std::optional<bool>(false) : std::nullopt;
+      Known = Le(B, A)   ? std::optional<bool>(true)
+              : Lt(A, B) ? std::optional<bool>(false)
+                         : std::nullopt;
       break;
     case BO_EQ:
     case BO_NE:
@@ -562,8 +573,8 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       T.LauncherVar = 2;
     return T;
   }
-  if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr,
-          LambdaExpr, CXXThisExpr, UnaryExprOrTypeTraitExpr, TypeTraitExpr,
+  if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, LambdaExpr,
+          CXXThisExpr, UnaryExprOrTypeTraitExpr, TypeTraitExpr,
           CXXDefaultArgExpr>(X)) {
     Taint T;
     T.UniformContent = true;
@@ -783,8 +794,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       }
       if (Obj.Vary)
         return Obj;
-      Taint T = Taint::varying(VaryKind::LocalData, Loc,
-                               "rank-local tensor value");
+      Taint T =
+          Taint::varying(VaryKind::LocalData, Loc, "rank-local tensor value");
       T.Params = Obj.Params;
       return T;
     }
@@ -796,8 +807,9 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
           // The launcher sets its rank and size variables on every rank:
           // the pointer is not null, parsing it gives the rank / size.
           if (api::envVariable(Name, Role::RankSource)) {
-            Taint T = Taint::varying(VaryKind::Rank, Loc,
-                                     "rank (environment variable " + Name + ")");
+            Taint T =
+                Taint::varying(VaryKind::Rank, Loc,
+                               "rank (environment variable " + Name + ")");
             T.Range = IntRange{{0, 0}, {1, -1}};
             T.NonNull = true;
             return T;
@@ -1044,8 +1056,8 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     Receiver = MC->getImplicitObjectArgument();
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
-  if (isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee) &&
-      !Args.empty()) {
+  if (isa<CXXOperatorCallExpr>(Call) &&
+      isa_and_nonnull<CXXMethodDecl>(Callee) && !Args.empty()) {
     Receiver = Args.front();
     Args = Args.drop_front();
   }
@@ -1134,8 +1146,8 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       T.addControl(Ctl);
       if (const VarDecl *DV = baseVar(Dst)) {
         if (T.Vary && !Ctl.Vary)
-          T.ContentOnly = !DV->getType()->isScalarType() ||
-                          !isa<UnaryOperator>(strip(Dst));
+          T.ContentOnly =
+              !DV->getType()->isScalarType() || !isa<UnaryOperator>(strip(Dst));
         assignVar(DV, T, S, true);
       }
       break;
@@ -1343,8 +1355,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (OC->isAssignmentOp() && OC->getNumArgs() == 2) {
       Taint T = eval(OC->getArg(1), S);
       T.addControl(Ctl);
-      assignLValue(OC->getArg(0), T, S,
-                   OC->getOperator() == OO_Equal);
+      assignLValue(OC->getArg(0), T, S, OC->getOperator() == OO_Equal);
       return;
     }
   }
@@ -1369,8 +1380,8 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   Taint Ctl;
   Ctl.UniformContent = true;
   for (const CFGBlock *Dep : WithFailStopGuards
-                                  ? R.Facts->allControlDependencies(B)
-                                  : R.liveControlDependencies(B)) {
+                                 ? R.Facts->allControlDependencies(B)
+                                 : R.liveControlDependencies(B)) {
     auto It = R.BranchTaint.find(Dep);
     if (It != R.BranchTaint.end())
       Ctl.addControl(It->second);
@@ -1492,7 +1503,8 @@ void UniformityAnalysis::run() {
   (void)G;
 }
 
-VarState UniformityAnalysis::stateBefore(const CFGBlock *B, const Stmt *Target) {
+VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
+                                         const Stmt *Target) {
   VarState S = R.In.lookup(B);
   Taint Ctl = controlTaint(B);
   const ParentMap &PM = R.Facts->parents();
@@ -1576,7 +1588,8 @@ private:
       P.Bindings[D] = L->getCallOperator();
       return;
     }
-    if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf)
+    if (const auto *U = dyn_cast<UnaryOperator>(X);
+        U && U->getOpcode() == UO_AddrOf)
       X = strip(U->getSubExpr());
     if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl())) {
@@ -1598,13 +1611,15 @@ private:
     else if (const auto *C = dyn_cast<CallExpr>(X)) {
       if (const FunctionDecl *F = C->getDirectCallee())
         if (const TemplateArgumentList *TA = F->getTemplateSpecializationArgs())
-          if (TA->size() >= 1 && TA->get(0).getKind() == TemplateArgument::Type &&
+          if (TA->size() >= 1 &&
+              TA->get(0).getKind() == TemplateArgument::Type &&
               (F->getName() == "make_shared" || F->getName() == "make_unique" ||
                F->getName() == "make_intrusive"))
             T = TA->get(0).getAsType();
     } else if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       if (const auto *Src = dyn_cast<VarDecl>(DR->getDecl()))
-        if (!Src->getType()->isReferenceType() && !Src->getType()->isPointerType())
+        if (!Src->getType()->isReferenceType() &&
+            !Src->getType()->isPointerType())
           T = Src->getType();
     }
     if (!T.isNull())
@@ -1902,8 +1917,7 @@ std::vector<const Stmt *> Engine::controllingBranches(const Stmt *S) {
 }
 
 /// The abstract value of X where it stands in its function.
-static std::optional<Taint> taintAt(Engine &E, Engine::Impl &P,
-                                    const Expr *X) {
+static std::optional<Taint> taintAt(Engine &E, Engine::Impl &P, const Expr *X) {
   const FunctionDecl *FD = E.enclosingFunction(X);
   if (!FD)
     return std::nullopt;
@@ -1972,8 +1986,7 @@ std::string sourceText(const Expr *E, ASTContext &Ctx) {
   E = strip(E);
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange Range = SM.getExpansionRange(E->getSourceRange());
-  std::string Text =
-      Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
   std::string Out;
   for (char C : Text)
     if (!isspace(static_cast<unsigned char>(C)))
@@ -2220,7 +2233,8 @@ std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   return Out;
 }
 
-static size_t countOccurrences(llvm::StringRef Haystack, llvm::StringRef Needle) {
+static size_t countOccurrences(llvm::StringRef Haystack,
+                               llvm::StringRef Needle) {
   size_t N = 0;
   for (size_t Pos = Haystack.find(Needle); Pos != llvm::StringRef::npos;
        Pos = Haystack.find(Needle, Pos + Needle.size()))
@@ -2307,8 +2321,8 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
       continue;
     UniformityAnalysis U(*this, Caller, *R);
     VarState S = U.stateBefore(B, Call);
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                             isa<CXXMethodDecl>(FD) && Call->getNumArgs() > 0
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
+                             Call->getNumArgs() > 0
                          ? 1
                          : 0;
     uint64_t CallerMask = 0;
@@ -2375,7 +2389,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
 
 /// A call earlier in the same try block may throw on some ranks only: the
 /// catch handler then skips this collective on those ranks.
-std::optional<Engine::Divergence> Engine::thrownPast(const CallExpr *Collective) {
+std::optional<Engine::Divergence>
+Engine::thrownPast(const CallExpr *Collective) {
   const CXXTryStmt *Try = nullptr;
   for (const Stmt *Cur = parentStmt(Collective); Cur; Cur = parentStmt(Cur))
     if ((Try = dyn_cast<CXXTryStmt>(Cur)))

@@ -53,7 +53,7 @@ struct UniformityAnswer {
 /// One collective (or call that issues collectives) as issued at a site.
 struct CollectiveSite {
   const clang::CallExpr *Call = nullptr;
-  const api::ApiEntry *Entry = nullptr;   ///< Set for a direct API call.
+  const api::ApiEntry *Entry = nullptr;        ///< Set for a direct API call.
   const clang::FunctionDecl *Callee = nullptr; ///< Set for a user function.
   /// For calls of user functions: the API collective inside it (transitively).
   const clang::CallExpr *InnerCollective = nullptr;

@@ -1,4 +1,5 @@
-//===- Taint.h - Abstract values of the rank-uniformity data-flow -*- C++ -*-===//
+//===- Taint.h - Abstract values of the rank-uniformity data-flow -*- C++
+//-*-===//
 //
 // A value is either the same on every rank or may differ (Vary). Values
 // that depend on a function's parameters carry a parameter mask so callers
@@ -29,16 +30,14 @@ struct IntRange {
 };
 
 /// true when L - R < 0 for every W >= 1.
-inline bool alwaysNegative(LinearBound D) {
-  return D.W <= 0 && D.W + D.C < 0;
-}
+inline bool alwaysNegative(LinearBound D) { return D.W <= 0 && D.W + D.C < 0; }
 inline LinearBound sub(LinearBound A, LinearBound B) {
   return {A.W - B.W, A.C - B.C};
 }
 
 struct Taint {
   bool Vary = false;
-  VaryOrigin Origin; ///< Meaningful when Vary.
+  VaryOrigin Origin;   ///< Meaningful when Vary.
   uint64_t Params = 0; ///< Bit i: depends on parameter i.
   /// Tensor / buffer contents proven equal on all ranks (after a collective).
   bool UniformContent = false;
@@ -89,14 +88,16 @@ struct Taint {
         LinearBound D = sub(B, A);
         return D.W >= 0 && D.W + D.C >= 0;
       };
-      auto Min = [&](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
+      auto Min = [&](LinearBound A,
+                     LinearBound B) -> std::optional<LinearBound> {
         if (LessEq(A, B))
           return A;
         if (LessEq(B, A))
           return B;
         return std::nullopt;
       };
-      auto Max = [&](LinearBound A, LinearBound B) -> std::optional<LinearBound> {
+      auto Max = [&](LinearBound A,
+                     LinearBound B) -> std::optional<LinearBound> {
         if (LessEq(A, B))
           return B;
         if (LessEq(B, A))
@@ -129,8 +130,8 @@ struct Taint {
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
            ContentOnly == O.ContentOnly && NonNull == O.NonNull &&
-           LauncherVar == O.LauncherVar &&
-           UniformContent == O.UniformContent && Range == O.Range;
+           LauncherVar == O.LauncherVar && UniformContent == O.UniformContent &&
+           Range == O.Range;
   }
 };
 
