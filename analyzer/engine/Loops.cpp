@@ -64,8 +64,9 @@ const FunctionDecl *userDefinition(Engine &E, const FunctionDecl *FD) {
   return Def;
 }
 
-void walkCalls(Engine &E, const Stmt *S,
-               llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {
+void walkCalls(
+    Engine &E, const Stmt *S,
+    llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {
   if (!S)
     return;
   if (const auto *Call = dyn_cast<CallExpr>(S))
@@ -262,7 +263,7 @@ bool varies(Engine &E, const Expr *X, const VaryContext &C, int Depth) {
   if (const auto *M = dyn_cast<MemberExpr>(X)) {
     if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
       if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
-        const Stmt *Region = C.Loop ? C.Loop
+        const Stmt *Region = C.Loop     ? C.Loop
                              : C.Callee ? C.Callee->getBody()
                                         : nullptr;
         return fieldWrittenIn(F, Region);
@@ -283,7 +284,8 @@ bool varies(Engine &E, const Expr *X, const VaryContext &C, int Depth) {
 }
 
 /// Variables read by X (through member accesses and calls).
-void referencedVars(const Expr *X, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+void referencedVars(const Expr *X,
+                    llvm::SmallVectorImpl<const VarDecl *> &Out) {
   if (!X)
     return;
   if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
@@ -421,7 +423,8 @@ bool periodicCond(Engine &E, const Expr *Cond,
       return Both ? (L || R) : (L && R);
     }
   }
-  if (const auto *U = dyn_cast<UnaryOperator>(Cond); U && U->getOpcode() == UO_LNot)
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot)
     return periodicCond(E, U->getSubExpr(), Region, C, Depth + 1, !WhenTrue);
 
   const Expr *L = nullptr, *R = nullptr;
@@ -432,8 +435,8 @@ bool periodicCond(Engine &E, const Expr *Cond,
     // A counter compared against a stride that the guarded code resets or
     // advances: `if (++since == every) { since = 0; ... }`,
     // `if (step >= next_log) { next_log += every; ... }`.
-    if ((LV || RV) && (writtenInRegion(E, L, Region) ||
-                       writtenInRegion(E, R, Region)))
+    if ((LV || RV) &&
+        (writtenInRegion(E, L, Region) || writtenInRegion(E, R, Region)))
       return true;
     // A counter equal to a fixed value: at most once per loop.
     if (IsEq == WhenTrue && IsEqOrNe && (LV != RV) && isCounterLike(LV ? L : R))
@@ -460,8 +463,7 @@ bool periodicCond(Engine &E, const Expr *Cond,
       if (!S || Any || isa<LambdaExpr>(S))
         return;
       if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
-        if (periodicCond(E, Ret->getRetValue(), {}, Inner, Depth + 1,
-                         WhenTrue))
+        if (periodicCond(E, Ret->getRetValue(), {}, Inner, Depth + 1, WhenTrue))
           Any = true;
         return;
       }
@@ -476,24 +478,37 @@ bool periodicCond(Engine &E, const Expr *Cond,
 
 /// Conditions between S and Stop (a loop, or the function body) that decide
 /// whether S runs.
-llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
-                                          const Stmt *Stop) {
-  llvm::SmallVector<Guard, 4> Out;
+/// Calls Visit(Parent, Child) for each statement enclosing S, innermost
+/// first, up to the function boundary; Child is the statement below Parent
+/// on the path to S. Stops when Visit returns false.
+static void forEachEnclosingStmt(
+    Engine &E, const Stmt *S,
+    llvm::function_ref<bool(const Stmt *Parent, const Stmt *Child)> Visit) {
   ASTContext &Ctx = E.context();
   DynTypedNode Node = DynTypedNode::create(*S);
   const Stmt *Child = S;
   for (int Depth = 0; Depth < 512; ++Depth) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
-      break;
+      return;
     Node = Parents[0];
     if (isFunctionBoundary(Node))
-      break;
+      return;
     const Stmt *P = Node.get<Stmt>();
     if (!P)
       continue;
+    if (!Visit(P, Child))
+      return;
+    Child = P;
+  }
+}
+
+llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
+                                          const Stmt *Stop) {
+  llvm::SmallVector<Guard, 4> Out;
+  forEachEnclosingStmt(E, S, [&](const Stmt *P, const Stmt *Child) {
     if (P == Stop && !isa<CompoundStmt>(P))
-      break;
+      return false;
     if (const auto *I = dyn_cast<IfStmt>(P)) {
       if (Child == I->getThen() || Child == I->getElse())
         Out.push_back({I->getCond(), Child == I->getThen(), {Child}});
@@ -520,10 +535,9 @@ llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
         Out.push_back(std::move(G));
       }
     }
-    if (P == Stop)
-      break; // A function body: its early returns were examined above.
-    Child = P;
-  }
+    // A function body: its early returns were examined above.
+    return P != Stop;
+  });
   return Out;
 }
 
@@ -643,8 +657,9 @@ bool isLoopStmt(const Stmt *S) {
   return S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
-void forEachCallIn(Engine &E, const Stmt *S,
-                   llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {
+void forEachCallIn(
+    Engine &E, const Stmt *S,
+    llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {
   walkCalls(E, S, Fn);
 }
 
@@ -652,23 +667,11 @@ llvm::SmallVector<const Stmt *, 4> enclosingLoops(Engine &E, const Stmt *S) {
   llvm::SmallVector<const Stmt *, 4> Out;
   if (!S)
     return Out;
-  ASTContext &Ctx = E.context();
-  DynTypedNode Node = DynTypedNode::create(*S);
-  const Stmt *Child = S;
-  for (int Depth = 0; Depth < 512; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      break;
-    Node = Parents[0];
-    if (isFunctionBoundary(Node))
-      break;
-    const Stmt *P = Node.get<Stmt>();
-    if (!P)
-      continue;
+  forEachEnclosingStmt(E, S, [&](const Stmt *P, const Stmt *Child) {
     if (isLoopStmt(P) && llvm::is_contained(iterationParts(P), Child))
       Out.push_back(P);
-    Child = P;
-  }
+    return true;
+  });
   return Out;
 }
 
@@ -700,18 +703,20 @@ std::optional<StepContext> runsEveryStep(Engine &E, const Stmt *S) {
   return runsEveryStepImpl(E, S, 0);
 }
 
-llvm::ArrayRef<const CallExpr *> callSitesOf(Engine &E, const FunctionDecl *FD) {
+llvm::ArrayRef<const CallExpr *> callSitesOf(Engine &E,
+                                             const FunctionDecl *FD) {
   LoopState &St = state(E);
   if (!St.CallSitesBuilt) {
     St.CallSitesBuilt = true;
     for (const FunctionDecl *F : E.userFunctions())
-      walkCalls(E, F->getBody(), [&](const Expr *X, const FunctionDecl *Callee) {
-        const auto *Call = dyn_cast<CallExpr>(X);
-        if (!Call || !Callee)
-          return;
-        if (const FunctionDecl *Def = userDefinition(E, Callee))
-          St.Sites[Def].push_back(Call);
-      });
+      walkCalls(E, F->getBody(),
+                [&](const Expr *X, const FunctionDecl *Callee) {
+                  const auto *Call = dyn_cast<CallExpr>(X);
+                  if (!Call || !Callee)
+                    return;
+                  if (const FunctionDecl *Def = userDefinition(E, Callee))
+                    St.Sites[Def].push_back(Call);
+                });
   }
   const FunctionDecl *Def = userDefinition(E, FD);
   auto It = St.Sites.find(Def);
