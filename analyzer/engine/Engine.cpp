@@ -1255,7 +1255,11 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   for (const Expr *A : Args) {
     Bound.push_back(eval(A, S));
     Named = Named || Bound.back().LauncherVar;
-    Key += sourceText(A, E.context()) + "\x1f";
+    // The same spelling can carry another value elsewhere (a variable
+    // holding a name): the key includes what the analysis knows of it.
+    Key += sourceText(A, E.context()) + "\x1f" +
+           std::to_string(Bound.back().LauncherVar) +
+           (Bound.back().Vary ? "v" : "u") + "\x1f";
   }
   if (!Named || P.SpecializationDepth > 2 ||
       Callee->getNumParams() != Args.size())
