@@ -44,7 +44,17 @@ public:
   virtual void report(RawFinding F, const clang::SourceManager &SM) = 0;
 };
 
+/// Replaces %0..%9 in Format with Args (clang's diagnostic placeholders;
+/// `%%` is a literal percent sign). Without arguments Format is returned as
+/// is; a placeholder without an argument stays as written, so a missing
+/// argument shows in the message and in tests.
+std::string formatMessage(llvm::StringRef Format,
+                          llvm::ArrayRef<std::string> Args);
+
 /// Builder returned by Rule::diag(); the finding is emitted when it dies.
+/// Arguments for the message's %0, %1... come with <<, like clang's
+/// DiagnosticBuilder: `diag(Loc, "'%0' in every step", SM) << Name;`.
+/// Notes take their own arguments: `.note(Loc, "made at line %0", {Line})`.
 class FindingBuilder {
 public:
   FindingBuilder(DiagnosticSink &Sink, const clang::SourceManager &SM,
@@ -53,12 +63,32 @@ public:
   FindingBuilder(FindingBuilder &&Other) noexcept;
   FindingBuilder(const FindingBuilder &) = delete;
   ~FindingBuilder();
-  FindingBuilder &note(clang::SourceLocation Loc, std::string Message);
+  FindingBuilder &note(clang::SourceLocation Loc, llvm::StringRef Format,
+                       llvm::ArrayRef<std::string> Args = {});
+
+  FindingBuilder &operator<<(llvm::StringRef Arg) {
+    Args.push_back(Arg.str());
+    return *this;
+  }
+  FindingBuilder &operator<<(const char *Arg) {
+    return *this << llvm::StringRef(Arg);
+  }
+  FindingBuilder &operator<<(const std::string &Arg) {
+    return *this << llvm::StringRef(Arg);
+  }
+  FindingBuilder &operator<<(long long Arg) {
+    return *this << std::to_string(Arg);
+  }
+  FindingBuilder &operator<<(int Arg) { return *this << (long long)Arg; }
+  FindingBuilder &operator<<(unsigned Arg) {
+    return *this << (long long)Arg;
+  }
 
 private:
   DiagnosticSink *Sink;
   const clang::SourceManager *SM;
   RawFinding F;
+  std::vector<std::string> Args;
 };
 
 /// Everything a rule may use while a translation unit is analyzed.
@@ -88,7 +118,9 @@ public:
 
 protected:
   Engine &engine() const { return *Context.TheEngine; }
-  FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
+  /// A finding of this rule at Loc; Format may use %0-style arguments
+  /// given with << on the result.
+  FindingBuilder diag(clang::SourceLocation Loc, llvm::StringRef Format,
                       const clang::SourceManager &SM);
 
 private:

@@ -117,6 +117,7 @@ const ApiEntry Rows[] = {
     // Values that differ per rank without a rank id: timing, completion
     // state, host names.
     {F, Role::LocalDataSource, "MPI_Wtime", A, "local clock"},
+    {F, Role::Clock, "MPI_Wtime", A},
     {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0),
      "host name"},
     {F, Role::LocalDataSource, "MPI_Test", A.out(1), "completion state"},

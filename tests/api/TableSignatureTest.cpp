@@ -30,7 +30,10 @@ const char *AllTestdataHeaders = R"cpp(
 #include <cuda_runtime.h>
 #include <torch/torch.h>
 #include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
+#include <cublas_v2.h>
+#include <gloo/context.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/FileStore.hpp>
