@@ -41,21 +41,68 @@ int firstEnvInt(std::initializer_list<const char *> Names, int Default) {
   return Default;
 }
 
+/// A setting that is set but not usable gets one line and its default.
+void warnSetting(const char *Name, const char *Value, const char *Want,
+                 const char *Default) {
+  logLine("%s=%s is not %s; using the default (%s)", Name, Value, Want, Default);
+}
+
+/// A 0/1 switch.
+bool envSwitch(const char *Name, bool Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  if (std::strcmp(V, "0") == 0 || std::strcmp(V, "1") == 0)
+    return V[0] == '1';
+  warnSetting(Name, V, "0 or 1", Default ? "1" : "0");
+  return Default;
+}
+
+/// The launch's id: distlint-rt run's, else one every rank of the job can
+/// derive from its launcher's job id, else 0 (unknown).
+uint64_t readRunId() {
+  if (const char *V = std::getenv("DISTLINT_RT_RUN_ID"); V && *V) {
+    char *End = nullptr;
+    uint64_t Id = std::strtoull(V, &End, 16);
+    if (End && *End == 0 && Id)
+      return Id;
+    warnSetting("DISTLINT_RT_RUN_ID", V, "a non-zero hexadecimal id", "the job's id");
+  }
+  for (const char *Name : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
+                           "SLURM_JOB_ID", "PMI_ID_FILE"})
+    if (const char *V = std::getenv(Name); V && *V) {
+      uint64_t H = hashBytes(V, std::strlen(V), hashBytes(Name, std::strlen(Name)));
+      if (const char *Step = std::getenv("SLURM_STEP_ID"); Step && Name[0] == 'S')
+        H = hashBytes(Step, std::strlen(Step), H);
+      return H ? H : 1;
+    }
+  return 0;
+}
+
 Config readConfig() {
   Config C;
   if (const char *D = std::getenv("DISTLINT_RT_DIR"); D && *D)
     C.Dir = D;
   if (const char *T = std::getenv("DISTLINT_RT_TIMEOUT"); T && *T) {
-    double Seconds = std::strtod(T, nullptr);
-    if (Seconds > 0)
+    char *End = nullptr;
+    double Seconds = std::strtod(T, &End);
+    if (End && *End == 0 && Seconds > 0 && Seconds < 1e9)
       C.TimeoutNs = uint64_t(Seconds * 1e9);
+    else
+      warnSetting("DISTLINT_RT_TIMEOUT", T, "a number of seconds > 0", "300");
   }
-  if (const char *A = std::getenv("DISTLINT_RT_ABORT"))
-    C.AbortOnHang = std::strcmp(A, "1") == 0;
-  if (const char *D = std::getenv("DISTLINT_RT_DISABLE"))
-    C.Disabled = std::strcmp(D, "1") == 0;
-  int Records = envInt("DISTLINT_RT_RECORDS", 65536);
-  C.Records = Records >= 64 ? uint32_t(Records) : 64;
+  C.AbortOnHang = envSwitch("DISTLINT_RT_ABORT", false);
+  C.Disabled = envSwitch("DISTLINT_RT_DISABLE", false);
+  C.Live = envSwitch("DISTLINT_RT_LIVE", true);
+  if (const char *R = std::getenv("DISTLINT_RT_RECORDS"); R && *R) {
+    char *End = nullptr;
+    long N = std::strtol(R, &End, 10);
+    if (End && *End == 0 && N >= 64 && N <= (1l << 30))
+      C.Records = uint32_t(N);
+    else
+      warnSetting("DISTLINT_RT_RECORDS", R, "a record count from 64 to 2^30", "65536");
+  }
+  C.RunId = readRunId();
   // Launchers' conventions: torchrun / distlint-rt, Open MPI, PMIx, MPICH
   // (PMI), Slurm.
   C.EnvRank = firstEnvInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
@@ -511,7 +558,7 @@ namespace {
 constexpr unsigned kCommEntries = 1024;
 CommState Comms[kCommEntries];
 std::mutex CommMu;
-std::atomic<uint64_t> AdoptedCount[4];
+std::atomic<uint64_t> AdoptedCount[kNumApis];
 
 inline unsigned commSlot(uintptr_t Handle) {
   return unsigned((Handle * 0x9E3779B97F4A7C15ull) >> 54) & (kCommEntries - 1);
@@ -570,7 +617,7 @@ void dropComm(CommState *Comm) {
 }
 
 uint64_t adoptedCommId(Api ApiId) {
-  uint64_t N = AdoptedCount[unsigned(ApiId) & 3].fetch_add(1) + 1;
+  uint64_t N = AdoptedCount[unsigned(ApiId) % kNumApis].fetch_add(1) + 1;
   return hashMix(0x61646f7074656400ull + uint64_t(ApiId), N);
 }
 
@@ -617,7 +664,7 @@ void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
 
 namespace {
 
-AbortHandler AbortHandlers[4];
+AbortHandler AbortHandlers[kNumApis];
 std::atomic<int> WatchdogStarted{0};
 
 /// The 32-bit form distlint-rt report shows.
@@ -667,7 +714,7 @@ void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingView *E,
 void abortComm(CommState *Comm) {
   if (!Comm || Comm->AbortIssued.exchange(1))
     return;
-  AbortHandler Handler = AbortHandlers[unsigned(Comm->ApiId) & 3];
+  AbortHandler Handler = AbortHandlers[unsigned(Comm->ApiId) % kNumApis];
   if (!Handler)
     return;
   if (TraceWriter *T = traceIfOpen()) {
@@ -715,6 +762,32 @@ void abortNcclComm(CommState *C, void *) {
     abortComm(C);
 }
 
+/// MPI_Wait*, MPI_Finalize and the like block on no communicator of their
+/// own; MPI_Abort on any communicator ends the whole job, so take the first.
+void abortFirstMpiComm(CommState *C, void *Done) {
+  if (C->ApiId == Api::Mpi && !*static_cast<bool *>(Done)) {
+    *static_cast<bool *>(Done) = true;
+    abortComm(C);
+  }
+}
+
+} // namespace
+
+void abortJobOf(Api ApiId, CommState *Comm) {
+  if (!config().AbortOnHang)
+    return;
+  if (Comm) {
+    abortComm(Comm);
+  } else if (ApiId == Api::Mpi) {
+    bool Done = false;
+    forEachComm(abortFirstMpiComm, &Done);
+  } else if (ApiId == Api::Cuda) {
+    forEachComm(abortNcclComm, nullptr); // A host sync waits on NCCL work.
+  }
+}
+
+namespace {
+
 void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   TraceRecord *Op = E.Slot != kNoSlot ? T.recordAt(E.Slot) : nullptr;
   if (Op)
@@ -735,12 +808,7 @@ void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
             "`distlint-rt report %s`",
             globalRank(), What, Seconds, modulePathOf(T, Site),
             (unsigned long long)frameOffset(Site), config().Dir.c_str());
-  if (!config().AbortOnHang)
-    return;
-  if (E.Comm)
-    abortComm(E.Comm);
-  else if (opInfo(E.Op).ApiId == Api::Cuda)
-    forEachComm(abortNcclComm, nullptr); // A host sync waits on NCCL work.
+  abortJobOf(opInfo(E.Op).ApiId, E.Comm);
 }
 
 /// One look at every pending entry: completes operations whose CUDA event
@@ -809,7 +877,7 @@ void startWatchdog() {
 } // namespace
 
 void setAbortHandler(Api ApiId, AbortHandler Handler) {
-  AbortHandlers[unsigned(ApiId) & 3] = Handler;
+  AbortHandlers[unsigned(ApiId) % kNumApis] = Handler;
 }
 
 // ---- Trace life cycle -----------------------------------------------------------------------
@@ -818,6 +886,7 @@ namespace {
 
 std::mutex TraceMu;
 std::atomic<int> TraceFailed{0};
+int ForkParentPid = 0; ///< Set in a child forked from a rank.
 
 void mirrorModule(uint32_t Index, const char *Path) {
   if (TraceWriter *T = traceIfOpen())
@@ -840,6 +909,7 @@ void recordExit() {
 void afterForkInChild() {
   // The child gets its own trace (its pid) on first use; the parent's
   // pending operations and the watchdog thread did not come along.
+  ForkParentPid = int(getppid());
   CurrentTrace.store(nullptr);
   TraceFailed.store(0);
   WatchdogStarted.store(0);
@@ -869,6 +939,8 @@ TraceWriter *trace() {
   Options.Rank = globalRank();
   Options.WorldSize = config().EnvWorldSize;
   Options.LocalRank = config().EnvLocalRank;
+  Options.RunId = config().RunId;
+  Options.ForkParentPid = ForkParentPid;
   std::string Error;
   T = TraceWriter::create(Options, Error);
   if (!T) {

@@ -26,6 +26,8 @@ struct Config {
   bool AbortOnHang = false;
   bool Disabled = false;
   uint32_t Records = 65536;
+  bool Live = true; ///< Compare fingerprints with the other ranks' traces live.
+  uint64_t RunId = 0;
   int EnvRank = -1, EnvWorldSize = 0, EnvLocalRank = -1;
 };
 const Config &config();
@@ -130,6 +132,9 @@ void recordAsyncError(CommState *Comm, int Error);
 /// What the watchdog calls to abort a communicator of an API.
 using AbortHandler = void (*)(CommState *Comm);
 void setAbortHandler(Api ApiId, AbortHandler Handler);
+/// With DISTLINT_RT_ABORT=1: aborts Comm, or when the blocked call has none
+/// (MPI_Wait*, MPI_Finalize, a host sync), what ends the job for its API.
+void abortJobOf(Api ApiId, CommState *Comm);
 
 /// Per-thread NCCL group nesting, maintained by the NCCL hooks.
 int &ncclGroupDepth();

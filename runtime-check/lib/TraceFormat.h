@@ -17,7 +17,9 @@
 namespace distlint {
 namespace rt {
 
-enum class Api : uint16_t { None = 0, Nccl = 1, Mpi = 2, Cuda = 3 };
+/// C10d: LibTorch process groups (ProcessGroupGloo, ProcessGroupNCCL).
+enum class Api : uint16_t { None = 0, Nccl = 1, Mpi = 2, Cuda = 3, C10d = 4 };
+constexpr unsigned kNumApis = 5;
 
 enum class OpCategory : uint8_t {
   Collective,
@@ -55,6 +57,18 @@ enum class RecordKind : uint32_t {
   WatchdogAbort = 4, ///< The watchdog aborted the communicator.
   ProcessExit = 5, ///< The process called exit() normally.
   AsyncError = 6,  ///< ncclCommGetAsyncError reported an error (Result).
+  /// The watchdog saw, while the job ran, that another rank (Peer: its
+  /// global rank; Aux: its record's slot in its own trace, Tag: the
+  /// MismatchKind) disagrees with this rank's collective Seq on CommId
+  /// (Count .. Frames: this rank's side, or the peer's when this rank never
+  /// issued it).
+  LiveMismatch = 7,
+};
+
+/// Why the live comparison reported a LiveMismatch.
+enum class MismatchKind : int32_t {
+  Fingerprint = 1, ///< Same sequence number, different op/count/type/reduction/root.
+  MovedOn = 2,     ///< The peer ended (finalize, exit, communicator end) without it.
 };
 
 /// Bits of TraceRecord::State and ::Progress.
@@ -146,7 +160,7 @@ inline PackedFrame syncSiteFrame(uint64_t Key) {
 }
 
 constexpr char kTraceMagic[8] = {'D', 'L', 'R', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kTraceVersion = 1;
+constexpr uint32_t kTraceVersion = 2;
 
 /// Bits of TraceHeader::Flags.
 enum HeaderFlags : uint32_t {
@@ -180,10 +194,16 @@ struct TraceHeader {
   std::atomic<uint32_t> HangCount;
   std::atomic<uint32_t> ModuleCount;
   std::atomic<uint32_t> Flags;
-  std::atomic<uint32_t> Reserved0;
+  std::atomic<uint32_t> MismatchCount; ///< Live divergences this rank saw.
   std::atomic<uint64_t> UntrackedOps; ///< Pending table was full.
   std::atomic<uint64_t> HeartbeatNs;  ///< Watchdog's last poll (monotonic).
   std::atomic<uint64_t> LastActivityNs; ///< Last record appended.
+  /// The launch this rank belongs to (DISTLINT_RT_RUN_ID, or derived from the
+  /// MPI/Slurm/torchrun job id); 0 unknown. Reports never mix runs.
+  uint64_t RunId;
+  /// Non-zero in a process forked from a rank (its parent's pid): not a rank.
+  int32_t ForkParentPid;
+  int32_t Reserved1;
 };
 
 /// Offsets of the regions for given capacities (page-aligned).

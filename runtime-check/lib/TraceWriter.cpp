@@ -132,6 +132,8 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error
   H.StartRealtimeNs = realtimeNs();
   H.StartMonotonicNs = monotonicNs();
   H.TimeoutNs = Options.TimeoutNs;
+  H.RunId = Options.RunId;
+  H.ForkParentPid = Options.ForkParentPid;
   std::snprintf(H.Host, sizeof(H.Host), "%s", HostBuf);
   std::snprintf(H.Program, sizeof(H.Program), "%s", programName().c_str());
   // The magic goes last: a reader never sees a half-initialized header.

@@ -16,6 +16,8 @@ struct TraceOptions {
   int Rank = -1;
   int WorldSize = 0;
   int LocalRank = -1;
+  uint64_t RunId = 0;
+  int ForkParentPid = 0;
 };
 
 class TraceWriter {

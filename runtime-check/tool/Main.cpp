@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,12 +74,20 @@ int produceReport(const ReportOptions &O) {
   std::string Error;
   bool HaveManifest = access((O.Dir + "/run.json").c_str(), R_OK) == 0 &&
                       readManifest(O.Dir + "/run.json", Manifest, Error);
+  std::vector<std::string> RunNotes;
+  if (!selectRun(Traces, HaveManifest ? Manifest.RunId : 0, RunNotes, Error)) {
+    std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
+    return 2;
+  }
+  if (HaveManifest && Manifest.RunId && !Traces.empty() && Traces.front().RunId != Manifest.RunId)
+    HaveManifest = false; // run.json describes another launch.
   std::vector<StaticFinding> Findings;
   if (!O.Findings.empty() && !readFindings(O.Findings, Findings, Error)) {
     std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
     return 2;
   }
   Analysis A = analyze(std::move(Traces), HaveManifest ? &Manifest : nullptr);
+  A.Notes.insert(A.Notes.begin(), RunNotes.begin(), RunNotes.end());
   Symbolizer Sym;
   if (Sym.tool().empty())
     A.Notes.push_back("no llvm-symbolizer or addr2line found: call-sites shown as "
@@ -89,16 +98,8 @@ int produceReport(const ReportOptions &O) {
     Join = join(A, S, Findings);
   ReportInput In{A, S, O.Findings.empty() ? nullptr : &Join, O.Dir, O.Findings};
 
-  std::ofstream File;
-  std::ostream *OS = &std::cout;
-  if (!O.Output.empty()) {
-    File.open(O.Output);
-    if (!File) {
-      std::fprintf(stderr, "distlint-rt: cannot write %s\n", O.Output.c_str());
-      return 2;
-    }
-    OS = &File;
-  }
+  std::ostringstream Buffer;
+  std::ostream *OS = O.Output.empty() ? static_cast<std::ostream *>(&std::cout) : &Buffer;
   switch (O.Format) {
   case ReportFormat::Text:
     writeTextReport(*OS, In);
@@ -111,6 +112,10 @@ int produceReport(const ReportOptions &O) {
     break;
   }
   OS->flush();
+  if (!O.Output.empty() && !writePrivateFile(O.Output, Buffer.str(), Error)) {
+    std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
+    return 2;
+  }
   return reportExitCode(A);
 }
 
@@ -206,11 +211,31 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
     return usageError("run needs --nproc N");
   if (L.Command.empty())
     return usageError("run needs a program after --");
-  if (findProgram(L.Command.front()).empty())
+  std::string Program = findProgram(L.Command.front());
+  if (Program.empty())
     return usageError("cannot run " + L.Command.front() + ": not found or not executable");
   L.PreloadLibrary = findPreloadLibrary(Argv0);
   if (L.PreloadLibrary.empty())
     return usageError("cannot find libdistlint-rt.so next to distlint-rt; set DISTLINT_RT_LIB");
+  // N forked copies of an MPI program are N singletons, not one job.
+  L.Kind = classifyCommand(L.Command, Program);
+  if (L.Kind == LaunchKind::LauncherChild && L.NProc != 1)
+    return usageError(L.Command.front() + " starts the whole job: use --nproc 1 -- " +
+                      L.Command.front() + " -np " + std::to_string(L.NProc) + " ...");
+  if (L.Kind == LaunchKind::MpiProgram) {
+    MpiLauncher M = findMpiLauncher();
+    if (!M.OpenMpi)
+      return usageError(L.Command.front() + " is an MPI program and " +
+                        (M.Path.empty() ? std::string("no mpirun was found")
+                                        : M.Path + " is not Open MPI's") +
+                        "; run it as: " +
+                        mpirunHint(L.NProc, L.PreloadLibrary, L.OutDir, L.TimeoutSeconds,
+                                   L.Command));
+    L.Command = mpirunCommand(M.Path, L.NProc, L.Command);
+    L.Kind = LaunchKind::LauncherChild;
+  } else if (L.Kind == LaunchKind::LauncherChild && isOpenMpiLauncher(Program)) {
+    L.Command = withExports(L.Command); // -x: also ranks on other nodes.
+  }
   LaunchResult Result = launchRanks(L);
   if (!Result.Error.empty()) {
     std::fprintf(stderr, "distlint-rt: %s\n", Result.Error.c_str());
@@ -224,6 +249,10 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
   bool Failed = false;
   for (const RankExit &E : Result.Manifest.Ranks)
     Failed |= E.KilledByLauncher || !E.Exited || E.ExitCode != 0;
+  if (L.Kind == LaunchKind::LauncherChild) {
+    const RankExit &E = Result.LauncherExit;
+    Failed |= E.KilledByLauncher || !E.Exited || E.ExitCode != 0;
+  }
   return Status != 0 || Failed ? 1 : 0;
 }
 

@@ -8,6 +8,10 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
 #include <set>
 
 namespace distlint {
@@ -40,6 +44,13 @@ bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error)
   Out.Program = J.value("program", "");
   Out.TimeoutSeconds = J.value("timeout_seconds", 0.0);
   Out.HangConfirmed = J.value("hang_confirmed", false);
+  Out.LiveDivergence = J.value("live_divergence", false);
+  Out.Launcher = J.value("launcher", "");
+  try {
+    Out.RunId = std::stoull(J.value("run_id", std::string("0")), nullptr, 16);
+  } catch (...) {
+    Out.RunId = 0;
+  }
   if (J.contains("ranks") && J["ranks"].is_array())
     for (const json &R : J["ranks"]) {
       RankExit E;
@@ -60,6 +71,11 @@ bool writeManifest(const std::string &Path, const RunManifest &M, std::string &E
   J["program"] = M.Program;
   J["timeout_seconds"] = M.TimeoutSeconds;
   J["hang_confirmed"] = M.HangConfirmed;
+  J["live_divergence"] = M.LiveDivergence;
+  J["launcher"] = M.Launcher;
+  char Id[32];
+  std::snprintf(Id, sizeof(Id), "%016llx", (unsigned long long)M.RunId);
+  J["run_id"] = Id;
   J["ranks"] = json::array();
   for (const RankExit &E : M.Ranks)
     J["ranks"].push_back({{"rank", E.Rank},
@@ -68,13 +84,26 @@ bool writeManifest(const std::string &Path, const RunManifest &M, std::string &E
                           {"exit_code", E.ExitCode},
                           {"signal", E.Signal},
                           {"killed_by_launcher", E.KilledByLauncher}});
-  std::ofstream Out(Path);
-  Out << J.dump(2) << "\n";
-  if (!Out) {
-    Error = Path + ": cannot write";
-    return false;
+  return writePrivateFile(Path, J.dump(2) + "\n", Error);
+}
+
+bool writePrivateFile(const std::string &Path, const std::string &Text, std::string &Error) {
+  std::string Tmp = Path + ".tmp" + std::to_string(getpid());
+  int Fd = open(Tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  bool Ok = Fd >= 0;
+  size_t Done = 0;
+  while (Ok && Done < Text.size()) {
+    ssize_t N = write(Fd, Text.data() + Done, Text.size() - Done);
+    Ok = N > 0;
+    Done += N > 0 ? size_t(N) : 0;
   }
-  return true;
+  if (Fd >= 0)
+    Ok = (fchmod(Fd, 0600) == 0) & (close(Fd) == 0) & Ok;
+  if (Ok && rename(Tmp.c_str(), Path.c_str()) == 0)
+    return true;
+  Error = Path + ": cannot write: " + std::strerror(errno);
+  unlink(Tmp.c_str());
+  return false;
 }
 
 // ---- Names --------------------------------------------------------------------------

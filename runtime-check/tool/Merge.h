@@ -33,11 +33,16 @@ struct RunManifest {
   std::string Program;
   double TimeoutSeconds = 0;
   bool HangConfirmed = false;
+  bool LiveDivergence = false; ///< A watchdog reported one while the job ran.
+  uint64_t RunId = 0;          ///< The traces of this launch carry it.
+  std::string Launcher;        ///< "ranks", "mpirun" or "launcher".
   std::vector<RankExit> Ranks;
   const RankExit *forRank(int Rank) const;
 };
 bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error);
 bool writeManifest(const std::string &Path, const RunManifest &M, std::string &Error);
+/// Writes Text to Path, created 0600 (like the traces), replacing it whole.
+bool writePrivateFile(const std::string &Path, const std::string &Text, std::string &Error);
 
 /// A record as one rank saw it.
 struct RankOp {

@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace distlint {
 namespace rt {
@@ -104,6 +107,8 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) 
   Out.StartRealtimeNs = H.StartRealtimeNs;
   Out.StartMonotonicNs = H.StartMonotonicNs;
   Out.TimeoutNs = H.TimeoutNs;
+  Out.RunId = H.RunId;
+  Out.ForkParentPid = H.ForkParentPid;
   Out.HeartbeatNs = H.HeartbeatNs.load();
   Out.Flags = H.Flags.load();
   Out.HangCount = H.HangCount.load();
@@ -140,6 +145,59 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) 
   return true;
 }
 
+static std::string hexId(uint64_t Id) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%016llx", (unsigned long long)Id);
+  return Buf;
+}
+
+bool selectRun(std::vector<RankTrace> &Traces, uint64_t WantRunId,
+               std::vector<std::string> &Notes, std::string &Error) {
+  if (Traces.empty())
+    return true;
+  bool Wanted = WantRunId && std::any_of(Traces.begin(), Traces.end(), [&](const RankTrace &T) {
+                  return T.RunId == WantRunId;
+                });
+  uint64_t Run = WantRunId;
+  if (!Wanted) {
+    const RankTrace *Newest = &Traces.front();
+    for (const RankTrace &T : Traces)
+      if (T.StartRealtimeNs > Newest->StartRealtimeNs)
+        Newest = &T;
+    Run = Newest->RunId;
+  }
+  std::vector<RankTrace> Kept;
+  std::set<uint64_t> OtherRuns;
+  size_t Others = 0;
+  for (RankTrace &T : Traces) {
+    if (T.RunId == Run) {
+      Kept.push_back(std::move(T));
+    } else {
+      ++Others;
+      OtherRuns.insert(T.RunId);
+    }
+  }
+  Traces = std::move(Kept);
+  if (Others)
+    Notes.push_back("ignored " + std::to_string(Others) + " trace file(s) of " +
+                    std::to_string(OtherRuns.size()) + " other run(s) in the directory " +
+                    "(this report: run " + hexId(Run) + ")");
+  std::map<int, const RankTrace *> ByRank;
+  for (const RankTrace &T : Traces) {
+    if (T.Rank < 0 || T.ForkParentPid != 0)
+      continue; // Unknown ranks and forked children claim nothing.
+    auto [It, Fresh] = ByRank.emplace(T.Rank, &T);
+    if (!Fresh) {
+      Error = "two traces claim rank " + std::to_string(T.Rank) + " of run " + hexId(Run) +
+              ": " + It->second->Path + " (pid " + std::to_string(It->second->Pid) + ") and " +
+              T.Path + " (pid " + std::to_string(T.Pid) +
+              "); were the ranks started as separate singleton jobs?";
+      return false;
+    }
+  }
+  return true;
+}
+
 bool peekTraceHeader(const std::string &Path, TraceHeaderPeek &Out) {
   int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
@@ -157,6 +215,8 @@ bool peekTraceHeader(const std::string &Path, TraceHeaderPeek &Out) {
   Out.HangCount = H.HangCount.load();
   Out.Flags = H.Flags.load();
   Out.Head = H.Head.load();
+  Out.RunId = H.RunId;
+  Out.MismatchCount = H.MismatchCount.load();
   return true;
 }
 
