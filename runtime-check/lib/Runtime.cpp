@@ -1,6 +1,7 @@
 //===- Runtime.cpp - Per-process state of the preload library --------------===//
 #include "Runtime.h"
 #include "DriverApi.h"
+#include "LiveCompare.h"
 #include "Support.h"
 
 #include <pthread.h>
@@ -836,11 +837,12 @@ void pollOnce(TraceWriter &T, uint64_t Now, const DriverApi *Cuda) {
 
 void *watchdogMain(void *) {
   uint64_t Timeout = config().TimeoutNs;
-  uint64_t PollNs = Timeout / 8;
+  // The live comparison wants a short period even with a long timeout.
+  uint64_t PollNs = config().Live ? Timeout / 16 : Timeout / 8;
   if (PollNs < 10000000ull)
     PollNs = 10000000ull;
-  if (PollNs > 250000000ull)
-    PollNs = 250000000ull;
+  if (PollNs > (config().Live ? 100000000ull : 250000000ull))
+    PollNs = config().Live ? 100000000ull : 250000000ull;
   for (;;) {
     timespec Ts{time_t(PollNs / 1000000000ull), long(PollNs % 1000000000ull)};
     nanosleep(&Ts, nullptr);
@@ -851,6 +853,8 @@ void *watchdogMain(void *) {
     T->header().HeartbeatNs.store(Now, std::memory_order_relaxed);
     HookScope Guard; // Calls the watchdog makes are not the program's.
     pollOnce(*T, Now, driverApi());
+    if (config().Live)
+      liveCompare(*T, monotonicNs());
   }
   return nullptr;
 }

@@ -19,6 +19,31 @@ const OpInfo &opInfo(OpCode Code) {
   return OpTable[Index];
 }
 
+bool opIsRooted(OpCode Op) {
+  switch (Op) {
+  case OpCode::NcclBroadcast:
+  case OpCode::NcclBcast:
+  case OpCode::NcclReduce:
+  case OpCode::NcclGather:
+  case OpCode::NcclScatter:
+  case OpCode::MpiBcast:
+  case OpCode::MpiReduce:
+  case OpCode::MpiGather:
+  case OpCode::MpiGatherv:
+  case OpCode::MpiScatter:
+  case OpCode::MpiScatterv:
+  case OpCode::MpiIbcast:
+  case OpCode::MpiIreduce:
+  case OpCode::C10dBroadcast:
+  case OpCode::C10dReduce:
+  case OpCode::C10dGather:
+  case OpCode::C10dScatter:
+    return true;
+  default:
+    return false;
+  }
+}
+
 const char *const MpiTypeNames[] = {
     "MPI_CHAR", "MPI_SIGNED_CHAR", "MPI_UNSIGNED_CHAR", "MPI_BYTE", "MPI_SHORT",
     "MPI_UNSIGNED_SHORT", "MPI_INT", "MPI_UNSIGNED", "MPI_LONG", "MPI_UNSIGNED_LONG",

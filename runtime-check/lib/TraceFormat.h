@@ -48,6 +48,8 @@ struct OpInfo {
 
 /// Name, API and category of Code; a neutral entry for unknown codes.
 const OpInfo &opInfo(OpCode Code);
+/// Collectives whose root is part of the fingerprint (Peer holds it).
+bool opIsRooted(OpCode Code);
 inline const OpInfo &opInfo(uint16_t Code) { return opInfo(OpCode(Code)); }
 
 enum class RecordKind : uint32_t {

@@ -27,6 +27,7 @@ public:
   static TraceWriter *create(const TraceOptions &Options, std::string &Error);
 
   TraceHeader &header() { return *Header; }
+  const TraceRecord *ring() const { return Records; }
   const std::string &path() const { return Path; }
 
   /// Claims the next slot; the caller fills the record, then commits it.

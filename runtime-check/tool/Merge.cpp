@@ -147,26 +147,7 @@ std::string commName(uint64_t Id) {
   return Buf;
 }
 
-static bool isRooted(OpCode Op) {
-  switch (Op) {
-  case OpCode::NcclBroadcast:
-  case OpCode::NcclBcast:
-  case OpCode::NcclReduce:
-  case OpCode::NcclGather:
-  case OpCode::NcclScatter:
-  case OpCode::MpiBcast:
-  case OpCode::MpiReduce:
-  case OpCode::MpiGather:
-  case OpCode::MpiGatherv:
-  case OpCode::MpiScatter:
-  case OpCode::MpiScatterv:
-  case OpCode::MpiIbcast:
-  case OpCode::MpiIreduce:
-    return true;
-  default:
-    return false;
-  }
-}
+static bool isRooted(OpCode Op) { return opIsRooted(Op); }
 
 std::string describeOp(const Record &R) {
   const OpInfo &Info = R.info();
@@ -229,7 +210,7 @@ bool Analysis::anyRankFailed() const {
 
 bool Analysis::clean() const {
   return Divergences.empty() && Hangs.empty() && P2P.empty() && AsyncErrors.empty() &&
-         WatchdogAborts.empty() && !anyRankFailed();
+         WatchdogAborts.empty() && LiveMismatches.empty() && !anyRankFailed();
 }
 
 const CommSummary *Analysis::comm(uint64_t Id) const {
@@ -541,6 +522,8 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
         A.AsyncErrors.push_back({int(T), &R});
       if (R.Kind == RecordKind::WatchdogAbort)
         A.WatchdogAborts.push_back({int(T), &R});
+      if (R.Kind == RecordKind::LiveMismatch)
+        A.LiveMismatches.push_back({int(T), &R});
       if (R.Kind != RecordKind::Hang)
         continue;
       H.Hangs.push_back(&R);

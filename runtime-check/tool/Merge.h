@@ -112,6 +112,7 @@ struct Analysis {
   std::vector<P2PIssue> P2P;
   std::vector<RankOp> AsyncErrors;
   std::vector<RankOp> WatchdogAborts;
+  std::vector<RankOp> LiveMismatches; ///< What the watchdogs saw while the job ran.
   std::vector<std::string> Notes;
 
   bool clean() const;

@@ -218,6 +218,16 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   for (const RankOp &E : A.AsyncErrors)
     OS << "\nASYNC ERROR: " << rankLabel(A, E.Trace) << ": ncclCommGetAsyncError returned "
        << E.Rec->Result << " on communicator " << commName(E.Rec->CommId) << "\n";
+  for (const RankOp &E : A.LiveMismatches) {
+    char Latency[64];
+    std::snprintf(Latency, sizeof(Latency), "%.2f s",
+                  double(E.Rec->EndNs - E.Rec->StartNs) / 1e9);
+    OS << "\nSEEN LIVE: " << rankLabel(A, E.Trace) << "'s watchdog reported "
+       << (E.Rec->Tag == int32_t(MismatchKind::Fingerprint) ? "a different collective"
+                                                            : "a member that moved on")
+       << " at collective #" << E.Rec->Seq << " of communicator " << commName(E.Rec->CommId)
+       << " (rank " << E.Rec->Peer << "), " << Latency << " after it happened\n";
+  }
   for (const RankOp &E : A.WatchdogAborts)
     OS << "\nABORTED: " << rankLabel(A, E.Trace) << ": the watchdog aborted communicator "
        << commName(E.Rec->CommId) << " (DISTLINT_RT_ABORT=1)\n";
@@ -412,6 +422,15 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     }
     J["divergences"].push_back(X);
   }
+  J["live"] = json::array();
+  for (const RankOp &E : A.LiveMismatches)
+    J["live"].push_back(
+        {{"rank", A.rankOf(E.Trace)},
+         {"peer", E.Rec->Peer},
+         {"communicator", commName(E.Rec->CommId)},
+         {"collective", E.Rec->Seq},
+         {"kind", E.Rec->Tag == int32_t(MismatchKind::Fingerprint) ? "fingerprint" : "moved-on"},
+         {"latency_seconds", double(E.Rec->EndNs - E.Rec->StartNs) / 1e9}});
   J["hangs"] = json::array();
   for (const HangReport &H : A.Hangs) {
     json X = {{"rank", A.rankOf(H.Trace)}};
@@ -533,16 +552,44 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
         {"fullDescription",
          {{"text", "In this run the members of a communicator did not issue the same "
                    "sequence of collective operations: some were missing, or the "
-                   "operation, count, datatype, reduction or root differed."}}}},
+                   "operation, count, datatype, reduction or root differed."}}},
+        {"help",
+         {{"text", "Make every rank reach the collective the same number of times, in the "
+                   "same order and with the same arguments: move it out of rank-dependent "
+                   "branches and early exits, or guard it with a condition all ranks agree "
+                   "on. Run distlint on the file to find the branch statically."},
+          {"markdown", "Make every rank reach the collective the same number of times, in "
+                       "the same order and with the same arguments: move it out of "
+                       "rank-dependent branches and early exits, or guard it with a "
+                       "condition all ranks agree on. `distlint` finds such branches "
+                       "statically (rule `distlint-rank-divergent-collective`)."}}},
+        {"defaultConfiguration", {{"level", "error"}}}},
        {{"id", "distlint-rt-hang"},
         {"shortDescription", {{"text", "Operation pending past the watchdog timeout"}}},
         {"fullDescription",
-         {{"text", "An operation did not complete within DISTLINT_RT_TIMEOUT."}}}},
+         {{"text", "An operation did not complete within DISTLINT_RT_TIMEOUT."}}},
+        {"help",
+         {{"text", "A rank waited longer than DISTLINT_RT_TIMEOUT for a collective or "
+                   "message its peers never matched. The divergence result names where the "
+                   "ranks went apart; raise DISTLINT_RT_TIMEOUT if the operation is merely "
+                   "slow."},
+          {"markdown", "A rank waited longer than `DISTLINT_RT_TIMEOUT` for a collective or "
+                       "message its peers never matched. The divergence result names where "
+                       "the ranks went apart; raise `DISTLINT_RT_TIMEOUT` if the operation "
+                       "is merely slow."}}},
+        {"defaultConfiguration", {{"level", "error"}}}},
        {{"id", "distlint-rt-p2p"},
         {"shortDescription", {{"text", "Point-to-point messages that do not pair up"}}},
         {"fullDescription",
          {{"text", "Sends and receives between two ranks did not match in number or "
-                   "size."}}}}});
+                   "size."}}},
+        {"help",
+         {{"text", "Every send needs a matching receive on the peer, with the same count "
+                   "and datatype; check rank-dependent loops and early exits around them."},
+          {"markdown", "Every send needs a matching receive on the peer, with the same "
+                       "count and datatype; check rank-dependent loops and early exits "
+                       "around them."}}},
+        {"defaultConfiguration", {{"level", "error"}}}}});
   json Results = json::array();
   for (size_t I = 0; I < A.Divergences.size(); ++I) {
     const Divergence &D = A.Divergences[I];
