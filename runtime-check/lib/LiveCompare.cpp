@@ -1,4 +1,5 @@
-//===- LiveCompare.cpp - Compare the ranks' traces while the job runs ------===//
+//===- LiveCompare.cpp - Compare the ranks' traces while the job runs
+//------===//
 //
 // Runs on the watchdog thread only, so its state needs no locks. Each poll
 // reads the records committed since the last one, in this rank's trace and
@@ -32,9 +33,9 @@ namespace rt {
 
 namespace {
 
-constexpr uint64_t kRescanNs = 250000000ull;      // Look for new traces.
+constexpr uint64_t kRescanNs = 250000000ull;         // Look for new traces.
 constexpr uint64_t kSettledRescanNs = 2000000000ull; // Once all ranks are seen.
-constexpr uint64_t kKeepNs = 10000000000ull;      // Agreed entries kept this long.
+constexpr uint64_t kKeepNs = 10000000000ull; // Agreed entries kept this long.
 constexpr size_t kMaxEntries = 1u << 16;
 
 /// What the comparison needs of a record.
@@ -80,11 +81,13 @@ struct State {
 };
 
 State &state() {
-  static State *S = new State(); // Never destroyed: the watchdog may outlive exit.
+  static State *S =
+      new State(); // Never destroyed: the watchdog may outlive exit.
   return *S;
 }
 
-bool copyRecord(const TraceRecord &R, uint64_t Slot, Snapshot &Out, uint32_t &Kind) {
+bool copyRecord(const TraceRecord &R, uint64_t Slot, Snapshot &Out,
+                uint32_t &Kind) {
   if (R.Commit.load(std::memory_order_acquire) != Slot + 1)
     return false;
   Out.Slot = Slot;
@@ -116,21 +119,24 @@ const char *modulePath(const TraceHeader &H, PackedFrame F) {
 }
 
 /// Maps a trace of another rank of this run, or returns null.
-std::unique_ptr<Source> mapPeer(const std::string &Path, uint64_t RunId, int OwnPid) {
+std::unique_ptr<Source> mapPeer(const std::string &Path, uint64_t RunId,
+                                int OwnPid) {
   int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (Fd < 0)
     return nullptr;
   struct stat St;
   TraceHeader Peek;
-  bool Ok = fstat(Fd, &St) == 0 && size_t(St.st_size) >= sizeof(TraceHeader) &&
-            pread(Fd, &Peek, sizeof(Peek), 0) == ssize_t(sizeof(Peek)) &&
-            std::memcmp(Peek.Magic, kTraceMagic, sizeof(kTraceMagic)) == 0 &&
-            Peek.Version == kTraceVersion && Peek.RecordBytes == sizeof(TraceRecord) &&
-            Peek.RunId == RunId && Peek.Pid != OwnPid && Peek.ForkParentPid == 0 &&
-            Peek.FileBytes <= uint64_t(St.st_size) &&
-            Peek.RecordsOffset + uint64_t(Peek.Capacity) * sizeof(TraceRecord) <=
-                Peek.FileBytes &&
-            Peek.Capacity && (Peek.Capacity & (Peek.Capacity - 1)) == 0;
+  bool Ok =
+      fstat(Fd, &St) == 0 && size_t(St.st_size) >= sizeof(TraceHeader) &&
+      pread(Fd, &Peek, sizeof(Peek), 0) == ssize_t(sizeof(Peek)) &&
+      std::memcmp(Peek.Magic, kTraceMagic, sizeof(kTraceMagic)) == 0 &&
+      Peek.Version == kTraceVersion &&
+      Peek.RecordBytes == sizeof(TraceRecord) && Peek.RunId == RunId &&
+      Peek.Pid != OwnPid && Peek.ForkParentPid == 0 &&
+      Peek.FileBytes <= uint64_t(St.st_size) &&
+      Peek.RecordsOffset + uint64_t(Peek.Capacity) * sizeof(TraceRecord) <=
+          Peek.FileBytes &&
+      Peek.Capacity && (Peek.Capacity & (Peek.Capacity - 1)) == 0;
   if (!Ok) {
     close(Fd);
     return nullptr;
@@ -144,8 +150,8 @@ std::unique_ptr<Source> mapPeer(const std::string &Path, uint64_t RunId, int Own
   S->Map = Map;
   S->Bytes = Peek.FileBytes;
   S->Header = static_cast<const TraceHeader *>(Map);
-  S->Ring = reinterpret_cast<const TraceRecord *>(static_cast<const char *>(Map) +
-                                                  Peek.RecordsOffset);
+  S->Ring = reinterpret_cast<const TraceRecord *>(
+      static_cast<const char *>(Map) + Peek.RecordsOffset);
   S->Mask = Peek.Capacity - 1;
   return S;
 }
@@ -196,7 +202,8 @@ void scanDirectory(State &S, TraceWriter &Own) {
 bool isEnd(uint32_t Kind, const Snapshot &R) {
   if (Kind == uint32_t(RecordKind::ProcessExit))
     return true;
-  return Kind == uint32_t(RecordKind::Op) && OpCode(R.Op) == OpCode::MpiFinalize;
+  return Kind == uint32_t(RecordKind::Op) &&
+         OpCode(R.Op) == OpCode::MpiFinalize;
 }
 
 /// Field in which two collectives at the same position differ, or null.
@@ -231,10 +238,11 @@ CommState *commById(uint64_t Id) {
   return F.Found;
 }
 
-/// Writes the LiveMismatch record and the line; aborts with DISTLINT_RT_ABORT=1.
-void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm, uint64_t Seq,
-            const Snapshot &Mine, const Source &Other, const Snapshot &Theirs,
-            const char *Field, uint64_t Now) {
+/// Writes the LiveMismatch record and the line; aborts with
+/// DISTLINT_RT_ABORT=1.
+void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm,
+            uint64_t Seq, const Snapshot &Mine, const Source &Other,
+            const Snapshot &Theirs, const char *Field, uint64_t Now) {
   if (S.Reported)
     return;
   S.Reported = true;
@@ -265,27 +273,35 @@ void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm, uint64
   int Rank = OwnH.Rank.load(std::memory_order_relaxed);
   unsigned long long Short = (Comm >> 32) ^ (Comm & 0xffffffffull);
   if (Kind == MismatchKind::Fingerprint)
-    logLine("rank %d: divergence on communicator %08llx at collective #%llu (%s differs): "
-            "this rank issued %s(count=%llu) at %s+0x%llx, rank %d issued %s(count=%llu) "
+    logLine("rank %d: divergence on communicator %08llx at collective #%llu "
+            "(%s differs): "
+            "this rank issued %s(count=%llu) at %s+0x%llx, rank %d issued "
+            "%s(count=%llu) "
             "at %s+0x%llx",
             Rank, Short, (unsigned long long)Seq, Field, opInfo(Mine.Op).Name,
             (unsigned long long)Mine.Count, modulePath(OwnH, Mine.Frame),
-            (unsigned long long)frameOffset(Mine.Frame), Other.rank(), opInfo(Theirs.Op).Name,
-            (unsigned long long)Theirs.Count, modulePath(*Other.Header, Theirs.Frame),
+            (unsigned long long)frameOffset(Mine.Frame), Other.rank(),
+            opInfo(Theirs.Op).Name, (unsigned long long)Theirs.Count,
+            modulePath(*Other.Header, Theirs.Frame),
             (unsigned long long)frameOffset(Theirs.Frame));
   else {
     // Field is set when this rank is the one that moved on.
-    const Snapshot &Issuer = Field ? Theirs : Mine, &Mover = Field ? Mine : Theirs;
+    const Snapshot &Issuer = Field ? Theirs : Mine,
+                   &Mover = Field ? Mine : Theirs;
     const TraceHeader &IssuerH = Field ? *Other.Header : OwnH;
     const TraceHeader &MoverH = Field ? OwnH : *Other.Header;
-    logLine("rank %d: divergence on communicator %08llx at collective #%llu: rank %d issued "
-            "%s(count=%llu) at %s+0x%llx; rank %d moved on to %s at %s+0x%llx without "
+    logLine("rank %d: divergence on communicator %08llx at collective #%llu: "
+            "rank %d issued "
+            "%s(count=%llu) at %s+0x%llx; rank %d moved on to %s at %s+0x%llx "
+            "without "
             "issuing it",
             Rank, Short, (unsigned long long)Seq, Field ? Other.rank() : Rank,
             opInfo(Issuer.Op).Name, (unsigned long long)Issuer.Count,
-            modulePath(IssuerH, Issuer.Frame), (unsigned long long)frameOffset(Issuer.Frame),
+            modulePath(IssuerH, Issuer.Frame),
+            (unsigned long long)frameOffset(Issuer.Frame),
             Field ? Rank : Other.rank(),
-            Mover.Op ? opInfo(Mover.Op).Name : "exit", modulePath(MoverH, Mover.Frame),
+            Mover.Op ? opInfo(Mover.Op).Name : "exit",
+            modulePath(MoverH, Mover.Frame),
             (unsigned long long)frameOffset(Mover.Frame));
   }
   if (config().AbortOnHang) {
@@ -294,7 +310,8 @@ void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm, uint64
   }
 }
 
-void file(State &S, TraceWriter &Own, size_t Index, const Snapshot &R, uint64_t Now) {
+void file(State &S, TraceWriter &Own, size_t Index, const Snapshot &R,
+          uint64_t Now) {
   Source &Src = *S.Sources[Index];
   uint64_t &Last = Src.LastSeq[R.CommId];
   if (R.Seq > Last)
@@ -318,10 +335,11 @@ void file(State &S, TraceWriter &Own, size_t Index, const Snapshot &R, uint64_t 
     E.SeenBits |= uint64_t(1) << Index;
   if (const char *Field = differs(E.First, R)) {
     if (Index == 0)
-      report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, R, *S.Sources[E.FirstSource],
-             E.First, Field, Now);
+      report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, R,
+             *S.Sources[E.FirstSource], E.First, Field, Now);
     else if (E.FirstSource == 0)
-      report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, E.First, Src, R, Field, Now);
+      report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, E.First, Src,
+             R, Field, Now);
   }
   if (R.CommSize > 0 && E.Seen >= uint32_t(R.CommSize))
     S.Entries.erase(It);
@@ -339,7 +357,8 @@ void drain(State &S, TraceWriter &Own, size_t Index, uint64_t Now) {
     uint32_t Kind = 0;
     const TraceRecord &Raw = Src.Ring[Src.Cursor & Src.Mask];
     if (!copyRecord(Raw, Src.Cursor, R, Kind)) {
-      if (Raw.Commit.load(std::memory_order_acquire) == 0 && Head - Src.Cursor < 64)
+      if (Raw.Commit.load(std::memory_order_acquire) == 0 &&
+          Head - Src.Cursor < 64)
         break; // Claimed, not yet committed: look again next poll.
       continue;
     }
@@ -372,7 +391,8 @@ void findMovedOn(State &S, TraceWriter &Own, uint64_t Now) {
   for (auto &[Key, E] : S.Entries) {
     for (size_t I = 0; I < S.Sources.size(); ++I) {
       Source &Src = *S.Sources[I];
-      if (I == E.FirstSource || (I < 64 && (E.SeenBits >> I) & 1) || !Src.member(Key.first))
+      if (I == E.FirstSource || (I < 64 && (E.SeenBits >> I) & 1) ||
+          !Src.member(Key.first))
         continue;
       if (Src.LastSeq[Key.first] >= Key.second)
         continue;
@@ -386,8 +406,8 @@ void findMovedOn(State &S, TraceWriter &Own, uint64_t Now) {
         report(S, Own, MismatchKind::MovedOn, Key.first, Key.second, *End,
                *S.Sources[E.FirstSource], E.First, "moved on", Now);
       else if (E.FirstSource == 0)
-        report(S, Own, MismatchKind::MovedOn, Key.first, Key.second, E.First, Src, *End,
-               nullptr, Now);
+        report(S, Own, MismatchKind::MovedOn, Key.first, Key.second, E.First,
+               Src, *End, nullptr, Now);
       return;
     }
   }
@@ -425,9 +445,9 @@ void liveCompare(TraceWriter &Own, uint64_t Now) {
   if (Now >= S.NextScanNs) {
     scanDirectory(S, Own);
     int World = Own.header().WorldSize;
-    bool AllSeen = World > 0 && S.Sources.size() >= size_t(World < int(kLiveAllPairsLimit)
-                                                              ? World
-                                                              : 3);
+    bool AllSeen =
+        World > 0 &&
+        S.Sources.size() >= size_t(World < int(kLiveAllPairsLimit) ? World : 3);
     S.NextScanNs = Now + (AllSeen ? kSettledRescanNs : kRescanNs);
   }
   if (S.Sources.size() < 2)

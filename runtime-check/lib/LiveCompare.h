@@ -1,4 +1,5 @@
-//===- LiveCompare.h - Compare the ranks' traces while the job runs -*- C++ -*-===//
+//===- LiveCompare.h - Compare the ranks' traces while the job runs -*- C++
+//-*-===//
 //
 // The watchdog maps the traces of the other ranks of this launch (same run
 // id, same trace directory: one node, or a directory all nodes share) read

@@ -1,4 +1,5 @@
-//===- Runtime.cpp - Per-process state of the preload library --------------===//
+//===- Runtime.cpp - Per-process state of the preload library
+//--------------===//
 #include "Runtime.h"
 #include "DriverApi.h"
 #include "LiveCompare.h"
@@ -45,7 +46,8 @@ int firstEnvInt(std::initializer_list<const char *> Names, int Default) {
 /// A setting that is set but not usable gets one line and its default.
 void warnSetting(const char *Name, const char *Value, const char *Want,
                  const char *Default) {
-  logLine("%s=%s is not %s; using the default (%s)", Name, Value, Want, Default);
+  logLine("%s=%s is not %s; using the default (%s)", Name, Value, Want,
+          Default);
 }
 
 /// A 0/1 switch.
@@ -67,13 +69,17 @@ uint64_t readRunId() {
     uint64_t Id = std::strtoull(V, &End, 16);
     if (End && *End == 0 && Id)
       return Id;
-    warnSetting("DISTLINT_RT_RUN_ID", V, "a non-zero hexadecimal id", "the job's id");
+    warnSetting("DISTLINT_RT_RUN_ID", V, "a non-zero hexadecimal id",
+                "the job's id");
   }
-  for (const char *Name : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
-                           "SLURM_JOB_ID", "PMI_ID_FILE"})
+  for (const char *Name :
+       {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
+        "SLURM_JOB_ID", "PMI_ID_FILE"})
     if (const char *V = std::getenv(Name); V && *V) {
-      uint64_t H = hashBytes(V, std::strlen(V), hashBytes(Name, std::strlen(Name)));
-      if (const char *Step = std::getenv("SLURM_STEP_ID"); Step && Name[0] == 'S')
+      uint64_t H =
+          hashBytes(V, std::strlen(V), hashBytes(Name, std::strlen(Name)));
+      if (const char *Step = std::getenv("SLURM_STEP_ID");
+          Step && Name[0] == 'S')
         H = hashBytes(Step, std::strlen(Step), H);
       return H ? H : 1;
     }
@@ -101,17 +107,17 @@ Config readConfig() {
     if (End && *End == 0 && N >= 64 && N <= (1l << 30))
       C.Records = uint32_t(N);
     else
-      warnSetting("DISTLINT_RT_RECORDS", R, "a record count from 64 to 2^30", "65536");
+      warnSetting("DISTLINT_RT_RECORDS", R, "a record count from 64 to 2^30",
+                  "65536");
   }
   C.RunId = readRunId();
   // Launchers' conventions: torchrun / distlint-rt, Open MPI, PMIx, MPICH
   // (PMI), Slurm.
-  C.EnvRank = firstEnvInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                           "SLURM_PROCID"},
-                          -1);
-  C.EnvWorldSize = firstEnvInt({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
-                                "SLURM_NTASKS"},
-                               0);
+  C.EnvRank = firstEnvInt(
+      {"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"},
+      -1);
+  C.EnvWorldSize = firstEnvInt(
+      {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}, 0);
   C.EnvLocalRank = firstEnvInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
                                 "MPI_LOCALRANKID", "SLURM_LOCALID"},
                                -1);
@@ -134,7 +140,8 @@ void logLine(const char *Format, ...) {
   va_start(Args, Format);
   int M = std::vsnprintf(Buf + N, sizeof(Buf) - N - 1, Format, Args);
   va_end(Args);
-  size_t Len = size_t(N) + (M < 0 ? 0 : std::min<size_t>(M, sizeof(Buf) - N - 2));
+  size_t Len =
+      size_t(N) + (M < 0 ? 0 : std::min<size_t>(M, sizeof(Buf) - N - 2));
   Buf[Len++] = '\n';
   ssize_t Ignored = write(2, Buf, Len);
   (void)Ignored;
@@ -150,7 +157,8 @@ int globalRank() {
   return R;
 }
 
-// ---- Pending operations ---------------------------------------------------------------
+// ---- Pending operations
+// ---------------------------------------------------------------
 
 namespace {
 
@@ -235,14 +243,15 @@ int32_t myBlock() {
   if (Block >= 0) {
     static std::once_flag KeyOnce;
     std::call_once(KeyOnce, [] { pthread_key_create(&BlockKey, returnBlock); });
-    pthread_setspecific(BlockKey, reinterpret_cast<void *>(intptr_t(Block) + 1));
+    pthread_setspecific(BlockKey,
+                        reinterpret_cast<void *>(intptr_t(Block) + 1));
   }
   MyBlock = Block;
   return Block;
 }
 
-void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs, CommState *Comm,
-                 OpCode Op, PackedFrame Site) {
+void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs,
+                 CommState *Comm, OpCode Op, PackedFrame Site) {
   E.Generation.store(E.Generation.load(std::memory_order_relaxed) + 1,
                      std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
@@ -272,8 +281,8 @@ bool reapBlock(uint32_t Base) {
 DLRT_TLS uint32_t SharedBackoff; ///< Claims to skip the full shared region for.
 DLRT_TLS uint32_t ReapBackoff;   ///< Claims to skip checking our events for.
 
-int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm, OpCode Op,
-                     PackedFrame Site) {
+int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm,
+                     OpCode Op, PackedFrame Site) {
   int32_t Block = myBlock();
   if (DLRT_LIKELY(Block >= 0)) {
     uint32_t Base = uint32_t(Block) * kBlockEntries;
@@ -359,7 +368,8 @@ bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now) {
     if (Q != DriverApi::Success)
       E.Event = nullptr; // Unusable (context destroyed?): do not reuse it.
     progressSets(T ? T->recordAt(E.Slot) : nullptr,
-                 Q == DriverApi::Success ? StateCompleted : StateUntracked, Now);
+                 Q == DriverApi::Success ? StateCompleted : StateUntracked,
+                 Now);
     E.State.store(PendingFree, std::memory_order_release);
     return true;
   }
@@ -369,7 +379,8 @@ bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now) {
 
 } // namespace
 
-OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Track) {
+OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site,
+                 bool Track) {
   OpHandle H;
   H.StartNs = monotonicNs();
   TraceRecord *R = T.claim(H.Slot);
@@ -388,7 +399,8 @@ OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Tra
   R->CommRank = D.Comm ? D.Comm->Rank : -1;
   R->CommSize = D.Comm ? D.Comm->Size : 0;
   R->Group = D.Group;
-  R->State.store(D.Group ? uint16_t(StateInGroup) : uint16_t(0), std::memory_order_relaxed);
+  R->State.store(D.Group ? uint16_t(StateInGroup) : uint16_t(0),
+                 std::memory_order_relaxed);
   R->Progress.store(0, std::memory_order_relaxed);
   R->Result = 0;
   static DLRT_TLS uint32_t Tid;
@@ -450,11 +462,13 @@ void armEvent(int32_t Index, TraceRecord *R) {
     } else if (Cuda->CtxGetCurrent(&Ctx) == DriverApi::Success && Ctx) {
       if (E.Event && E.EventCtx != Ctx)
         E.Event = nullptr; // Belongs to another context; leave it be.
-      if (!E.Event && Cuda->EventCreate(&E.Event, DriverApi::EventDisableTiming) !=
-                          DriverApi::Success)
+      if (!E.Event &&
+          Cuda->EventCreate(&E.Event, DriverApi::EventDisableTiming) !=
+              DriverApi::Success)
         E.Event = nullptr;
       E.EventCtx = Ctx;
-      if (E.Event && Cuda->EventRecord(E.Event, E.Stream) == DriverApi::Success) {
+      if (E.Event &&
+          Cuda->EventRecord(E.Event, E.Stream) == DriverApi::Success) {
         E.State.store(PendingAwaitEvent, std::memory_order_release);
         return;
       }
@@ -470,7 +484,8 @@ void armEvent(int32_t Index, TraceRecord *R) {
 int &ncclGroupDepth() { return GroupDepth; }
 uint32_t &ncclGroupOrdinal() { return GroupOrdinal; }
 
-void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream, bool InGroup) {
+void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream,
+                   bool InGroup) {
   H.Rec->Result = Result;
   if (Failed) {
     H.Rec->EndNs.store(monotonicNs(), std::memory_order_relaxed);
@@ -553,7 +568,8 @@ void endSync(TraceWriter &T, SyncHandle &H) {
   H.Pending = -1;
 }
 
-// ---- Communicators ---------------------------------------------------------------------
+// ---- Communicators
+// ---------------------------------------------------------------------
 
 namespace {
 constexpr unsigned kCommEntries = 1024;
@@ -579,7 +595,8 @@ CommState *findComm(Api ApiId, uintptr_t Handle) {
   return nullptr;
 }
 
-CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank, int Size) {
+CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank,
+                   int Size) {
   std::lock_guard<std::mutex> Lock(CommMu);
   unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
   CommState *Target = nullptr;
@@ -661,7 +678,8 @@ void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
   T->commit(R, Slot);
 }
 
-// ---- Watchdog -----------------------------------------------------------------------------
+// ---- Watchdog
+// -----------------------------------------------------------------------------
 
 namespace {
 
@@ -731,8 +749,8 @@ void abortComm(CommState *Comm) {
     R->StartNs = monotonicNs();
     T->commit(R, Slot);
   }
-  logLine("rank %d: aborting communicator %08llx (DISTLINT_RT_ABORT=1)", globalRank(),
-          (unsigned long long)shortId(Comm->Id));
+  logLine("rank %d: aborting communicator %08llx (DISTLINT_RT_ABORT=1)",
+          globalRank(), (unsigned long long)shortId(Comm->Id));
   Handler(Comm);
 }
 
@@ -799,11 +817,12 @@ void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   const char *What = opInfo(E.Op).Name;
   double Seconds = double(Now - E.StartNs) / 1e9;
   if (Op && Op->CommId)
-    logLine("rank %d: %s #%llu on communicator %08llx not complete after %.1f s "
-            "(call-site %s+0x%llx); run `distlint-rt report %s`",
-            globalRank(), What, (unsigned long long)Op->Seq,
-            (unsigned long long)shortId(Op->CommId), Seconds, modulePathOf(T, Site),
-            (unsigned long long)frameOffset(Site), config().Dir.c_str());
+    logLine(
+        "rank %d: %s #%llu on communicator %08llx not complete after %.1f s "
+        "(call-site %s+0x%llx); run `distlint-rt report %s`",
+        globalRank(), What, (unsigned long long)Op->Seq,
+        (unsigned long long)shortId(Op->CommId), Seconds, modulePathOf(T, Site),
+        (unsigned long long)frameOffset(Site), config().Dir.c_str());
   else
     logLine("rank %d: blocked in %s for %.1f s (call-site %s+0x%llx); run "
             "`distlint-rt report %s`",
@@ -884,7 +903,8 @@ void setAbortHandler(Api ApiId, AbortHandler Handler) {
   AbortHandlers[unsigned(ApiId) % kNumApis] = Handler;
 }
 
-// ---- Trace life cycle -----------------------------------------------------------------------
+// ---- Trace life cycle
+// -----------------------------------------------------------------------
 
 namespace {
 
@@ -906,7 +926,8 @@ void recordExit() {
     HookScope Guard;
     pollOnce(*T, monotonicNs(), driverApi());
   }
-  appendSimpleRecord(*T, RecordKind::ProcessExit, nullptr, nullptr, monotonicNs());
+  appendSimpleRecord(*T, RecordKind::ProcessExit, nullptr, nullptr,
+                     monotonicNs());
   T->header().Flags.fetch_or(HeaderExited);
 }
 

@@ -1,4 +1,5 @@
-//===- Launcher.cpp - distlint-rt run: a single-node launcher --------------===//
+//===- Launcher.cpp - distlint-rt run: a single-node launcher
+//--------------===//
 #include "Launcher.h"
 #include "TraceReader.h"
 
@@ -40,7 +41,8 @@ bool makeDirs(const std::string &Dir) {
   while (Pos != std::string::npos) {
     Pos = Dir.find('/', Pos + 1);
     Partial = Dir.substr(0, Pos);
-    if (!Partial.empty() && mkdir(Partial.c_str(), 0700) != 0 && errno != EEXIST)
+    if (!Partial.empty() && mkdir(Partial.c_str(), 0700) != 0 &&
+        errno != EEXIST)
       return false;
   }
   return true;
@@ -121,7 +123,9 @@ void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
   prctl(PR_SET_PDEATHSIG, SIGKILL); // Do not outlive the launcher.
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
-  auto Set = [](const char *K, const std::string &V) { setenv(K, V.c_str(), 1); };
+  auto Set = [](const char *K, const std::string &V) {
+    setenv(K, V.c_str(), 1);
+  };
   if (O.Kind == LaunchKind::Ranks) {
     // A job launcher's ranks get theirs from it (RANK=0 would mislead them).
     Set("RANK", std::to_string(Rank));
@@ -141,11 +145,14 @@ void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
   Set("DISTLINT_RT_TIMEOUT", Timeout);
   Set("DISTLINT_RT_ABORT", O.AbortOnHang ? "1" : "0");
   const char *Old = std::getenv("LD_PRELOAD");
-  Set("LD_PRELOAD", O.PreloadLibrary + (Old && *Old ? std::string(":") + Old : ""));
+  Set("LD_PRELOAD",
+      O.PreloadLibrary + (Old && *Old ? std::string(":") + Old : ""));
   if (!O.LogDir.empty()) {
     std::string Base = O.LogDir + "/rank" + std::to_string(Rank);
-    int Out = open((Base + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    int Err = open((Base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int Out = open((Base + ".out").c_str(),
+                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int Err = open((Base + ".err").c_str(),
+                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (Out >= 0)
       dup2(Out, 1);
     if (Err >= 0)
@@ -156,7 +163,8 @@ void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
     Argv.push_back(const_cast<char *>(A.c_str()));
   Argv.push_back(nullptr);
   execvp(Argv[0], Argv.data());
-  std::fprintf(stderr, "distlint-rt: cannot run %s: %s\n", Argv[0], std::strerror(errno));
+  std::fprintf(stderr, "distlint-rt: cannot run %s: %s\n", Argv[0],
+               std::strerror(errno));
   _exit(127);
 }
 
@@ -236,7 +244,8 @@ uint64_t newRunId() {
   if (!Id) {
     timespec Ts;
     clock_gettime(CLOCK_REALTIME, &Ts);
-    Id = (uint64_t(Ts.tv_sec) << 20) ^ uint64_t(Ts.tv_nsec) ^ (uint64_t(getpid()) << 40);
+    Id = (uint64_t(Ts.tv_sec) << 20) ^ uint64_t(Ts.tv_nsec) ^
+         (uint64_t(getpid()) << 40);
   }
   return Id ? Id : 1;
 }
@@ -281,13 +290,14 @@ LaunchResult launchRanks(const LaunchOptions &Options) {
   clearTraceDir(OutDir);
   int Port = freePort();
 
-  struct sigaction Sa{};
+  struct sigaction Sa {};
   Sa.sa_handler = onSignal;
   sigaction(SIGINT, &Sa, nullptr);
   sigaction(SIGTERM, &Sa, nullptr);
 
   std::vector<Child> Children;
-  const int Processes = ViaLauncher ? 1 : O.NProc; // mpirun starts the ranks itself.
+  const int Processes =
+      ViaLauncher ? 1 : O.NProc; // mpirun starts the ranks itself.
   for (int Rank = 0; Rank < Processes; ++Rank) {
     pid_t Pid = fork();
     if (Pid < 0) {
@@ -358,26 +368,32 @@ LaunchResult launchRanks(const LaunchOptions &Options) {
     if (AnyMismatch && FirstMismatch == 0) {
       FirstMismatch = Now;
       Result.Manifest.LiveDivergence = true;
-      std::fprintf(stderr, "distlint-rt: a rank reported a divergence while the job runs "
-                           "(%.1f s after start)%s\n",
-                   Now - Start, O.AbortOnHang ? "; ending the job" : "");
+      std::fprintf(
+          stderr,
+          "distlint-rt: a rank reported a divergence while the job runs "
+          "(%.1f s after start)%s\n",
+          Now - Start, O.AbortOnHang ? "; ending the job" : "");
     }
     for (const Child &C : Children)
-      if (!C.Running && (!C.Exit.Exited || C.Exit.ExitCode != 0) && FirstFailure == 0)
+      if (!C.Running && (!C.Exit.Exited || C.Exit.ExitCode != 0) &&
+          FirstFailure == 0)
         FirstFailure = Now;
-    bool Confirmed = FirstHang > 0 && (LiveHung == Live || Now - FirstHang >= O.GraceSeconds);
+    bool Confirmed = FirstHang > 0 &&
+                     (LiveHung == Live || Now - FirstHang >= O.GraceSeconds);
     // A live divergence ends the job with --abort once the other ranks'
     // watchdogs had a moment to write their side.
-    bool Diverged = O.AbortOnHang && FirstMismatch > 0 && Now - FirstMismatch >= 0.3;
-    bool FailedLong =
-        FirstFailure > 0 && Now - FirstFailure >= O.TimeoutSeconds + O.GraceSeconds;
+    bool Diverged =
+        O.AbortOnHang && FirstMismatch > 0 && Now - FirstMismatch >= 0.3;
+    bool FailedLong = FirstFailure > 0 &&
+                      Now - FirstFailure >= O.TimeoutSeconds + O.GraceSeconds;
     bool TooLong = O.MaxSeconds > 0 && Now - Start >= O.MaxSeconds;
     if (Confirmed || Diverged || FailedLong || TooLong) {
       if (Confirmed)
         Result.Manifest.HangConfirmed = true;
-      std::fprintf(stderr, "distlint-rt: %s; ending the remaining %zu rank(s)\n",
-                   Confirmed   ? "hang confirmed"
-                   : Diverged  ? "divergence confirmed"
+      std::fprintf(stderr,
+                   "distlint-rt: %s; ending the remaining %zu rank(s)\n",
+                   Confirmed    ? "hang confirmed"
+                   : Diverged   ? "divergence confirmed"
                    : FailedLong ? "a rank failed and the others did not finish"
                                 : "--max-time reached",
                    Live);

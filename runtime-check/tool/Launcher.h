@@ -19,12 +19,12 @@ namespace rt {
 
 struct LaunchOptions {
   int NProc = 0;
-  double TimeoutSeconds = 60;  ///< DISTLINT_RT_TIMEOUT for the ranks.
-  double GraceSeconds = 2;     ///< After the first hang report.
-  double MaxSeconds = 0;       ///< Whole-run limit; 0 = none.
-  bool AbortOnHang = false;    ///< DISTLINT_RT_ABORT=1.
+  double TimeoutSeconds = 60; ///< DISTLINT_RT_TIMEOUT for the ranks.
+  double GraceSeconds = 2;    ///< After the first hang report.
+  double MaxSeconds = 0;      ///< Whole-run limit; 0 = none.
+  bool AbortOnHang = false;   ///< DISTLINT_RT_ABORT=1.
   std::string OutDir = "distlint-rt-traces";
-  std::string LogDir;          ///< Per-rank stdout/stderr files, if set.
+  std::string LogDir; ///< Per-rank stdout/stderr files, if set.
   std::string PreloadLibrary;
   std::vector<std::string> Command;
   /// LauncherChild: Command is a job launcher (mpirun ...) started once; its
@@ -35,7 +35,7 @@ struct LaunchOptions {
 
 struct LaunchResult {
   RunManifest Manifest;
-  std::string Error; ///< Set when the ranks could not be started.
+  std::string Error;     ///< Set when the ranks could not be started.
   RankExit LauncherExit; ///< LauncherChild: how mpirun/srun ended.
 };
 

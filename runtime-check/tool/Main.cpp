@@ -1,4 +1,5 @@
-//===- Main.cpp - distlint-rt: run ranks under the recorder, report --------===//
+//===- Main.cpp - distlint-rt: run ranks under the recorder, report
+//--------===//
 #include "Join.h"
 #include "Launcher.h"
 #include "Merge.h"
@@ -25,22 +26,28 @@ namespace {
 
 const char *const Usage =
     "usage:\n"
-    "  distlint-rt run --nproc N [--timeout S] [--out DIR] [--abort] [--grace S]\n"
+    "  distlint-rt run --nproc N [--timeout S] [--out DIR] [--abort] [--grace "
+    "S]\n"
     "                  [--max-time S] [--log-dir DIR] [--findings FILE]\n"
     "                  [--format text|json|sarif] -- PROGRAM [ARGS...]\n"
-    "      Runs N ranks of PROGRAM on this machine (RANK, WORLD_SIZE, LOCAL_RANK,\n"
-    "      MASTER_ADDR, MASTER_PORT set like torchrun) with the recorder preloaded,\n"
+    "      Runs N ranks of PROGRAM on this machine (RANK, WORLD_SIZE, "
+    "LOCAL_RANK,\n"
+    "      MASTER_ADDR, MASTER_PORT set like torchrun) with the recorder "
+    "preloaded,\n"
     "      ends them all once a hang is confirmed, then prints the report.\n"
-    "      Exit status: 0 clean run, 1 divergence, hang or failed rank, 2 usage.\n"
+    "      Exit status: 0 clean run, 1 divergence, hang or failed rank, 2 "
+    "usage.\n"
     "  distlint-rt report DIR [--findings FILE] [--format text|json|sarif]\n"
     "                  [--output FILE]\n"
-    "      Merges the rank traces in DIR (from distlint-rt run, torchrun, mpirun or\n"
+    "      Merges the rank traces in DIR (from distlint-rt run, torchrun, "
+    "mpirun or\n"
     "      srun with the preload library) and explains the first divergence;\n"
     "      with distlint's JSON findings, gives each a verdict.\n"
     "      Exit status: 0 clean, 1 problems found, 2 bad input.\n";
 
 int usageError(const std::string &Message) {
-  std::fprintf(stderr, "distlint-rt: %s (see distlint-rt --help)\n", Message.c_str());
+  std::fprintf(stderr, "distlint-rt: %s (see distlint-rt --help)\n",
+               Message.c_str());
   return 2;
 }
 
@@ -67,7 +74,8 @@ int produceReport(const ReportOptions &O) {
   for (const std::string &E : Errors)
     std::fprintf(stderr, "distlint-rt: skipped %s\n", E.c_str());
   if (Traces.empty()) {
-    std::fprintf(stderr, "distlint-rt: no distlint-rt traces in %s\n", O.Dir.c_str());
+    std::fprintf(stderr, "distlint-rt: no distlint-rt traces in %s\n",
+                 O.Dir.c_str());
     return 2;
   }
   RunManifest Manifest;
@@ -79,7 +87,8 @@ int produceReport(const ReportOptions &O) {
     std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
     return 2;
   }
-  if (HaveManifest && Manifest.RunId && !Traces.empty() && Traces.front().RunId != Manifest.RunId)
+  if (HaveManifest && Manifest.RunId && !Traces.empty() &&
+      Traces.front().RunId != Manifest.RunId)
     HaveManifest = false; // run.json describes another launch.
   std::vector<StaticFinding> Findings;
   if (!O.Findings.empty() && !readFindings(O.Findings, Findings, Error)) {
@@ -90,8 +99,9 @@ int produceReport(const ReportOptions &O) {
   A.Notes.insert(A.Notes.begin(), RunNotes.begin(), RunNotes.end());
   Symbolizer Sym;
   if (Sym.tool().empty())
-    A.Notes.push_back("no llvm-symbolizer or addr2line found: call-sites shown as "
-                      "module+offset");
+    A.Notes.push_back(
+        "no llvm-symbolizer or addr2line found: call-sites shown as "
+        "module+offset");
   Sites S(A, Sym);
   JoinResult Join;
   if (!O.Findings.empty())
@@ -99,7 +109,8 @@ int produceReport(const ReportOptions &O) {
   ReportInput In{A, S, O.Findings.empty() ? nullptr : &Join, O.Dir, O.Findings};
 
   std::ostringstream Buffer;
-  std::ostream *OS = O.Output.empty() ? static_cast<std::ostream *>(&std::cout) : &Buffer;
+  std::ostream *OS =
+      O.Output.empty() ? static_cast<std::ostream *>(&std::cout) : &Buffer;
   switch (O.Format) {
   case ReportFormat::Text:
     writeTextReport(*OS, In);
@@ -213,15 +224,18 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
     return usageError("run needs a program after --");
   std::string Program = findProgram(L.Command.front());
   if (Program.empty())
-    return usageError("cannot run " + L.Command.front() + ": not found or not executable");
+    return usageError("cannot run " + L.Command.front() +
+                      ": not found or not executable");
   L.PreloadLibrary = findPreloadLibrary(Argv0);
   if (L.PreloadLibrary.empty())
-    return usageError("cannot find libdistlint-rt.so next to distlint-rt; set DISTLINT_RT_LIB");
+    return usageError("cannot find libdistlint-rt.so next to distlint-rt; set "
+                      "DISTLINT_RT_LIB");
   // N forked copies of an MPI program are N singletons, not one job.
   L.Kind = classifyCommand(L.Command, Program);
   if (L.Kind == LaunchKind::LauncherChild && L.NProc != 1)
-    return usageError(L.Command.front() + " starts the whole job: use --nproc 1 -- " +
-                      L.Command.front() + " -np " + std::to_string(L.NProc) + " ...");
+    return usageError(
+        L.Command.front() + " starts the whole job: use --nproc 1 -- " +
+        L.Command.front() + " -np " + std::to_string(L.NProc) + " ...");
   if (L.Kind == LaunchKind::MpiProgram) {
     MpiLauncher M = findMpiLauncher();
     if (!M.OpenMpi)
@@ -229,11 +243,12 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
                         (M.Path.empty() ? std::string("no mpirun was found")
                                         : M.Path + " is not Open MPI's") +
                         "; run it as: " +
-                        mpirunHint(L.NProc, L.PreloadLibrary, L.OutDir, L.TimeoutSeconds,
-                                   L.Command));
+                        mpirunHint(L.NProc, L.PreloadLibrary, L.OutDir,
+                                   L.TimeoutSeconds, L.Command));
     L.Command = mpirunCommand(M.Path, L.NProc, L.Command);
     L.Kind = LaunchKind::LauncherChild;
-  } else if (L.Kind == LaunchKind::LauncherChild && isOpenMpiLauncher(Program)) {
+  } else if (L.Kind == LaunchKind::LauncherChild &&
+             isOpenMpiLauncher(Program)) {
     L.Command = withExports(L.Command); // -x: also ranks on other nodes.
   }
   LaunchResult Result = launchRanks(L);
@@ -266,25 +281,29 @@ int dumpCommand(const std::vector<std::string> &Args) {
     std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
     return 2;
   }
-  std::printf("rank %d pid %d head %llu capacity %u flags %x hangs %u\n", T.Rank, T.Pid,
-              (unsigned long long)T.Head, T.Capacity, T.Flags, T.HangCount);
+  std::printf("rank %d pid %d head %llu capacity %u flags %x hangs %u\n",
+              T.Rank, T.Pid, (unsigned long long)T.Head, T.Capacity, T.Flags,
+              T.HangCount);
   for (size_t I = 0; I < T.Modules.size(); ++I)
     std::printf("module %zu %s\n", I, T.Modules[I].c_str());
   for (const Record &R : T.Records) {
-    std::printf("#%llu kind %u %s seq %llu comm %016llx rank %d/%d count %llu dt %d op %d "
+    std::printf("#%llu kind %u %s seq %llu comm %016llx rank %d/%d count %llu "
+                "dt %d op %d "
                 "peer %d state %x result %d aux %llx",
                 (unsigned long long)R.Slot, unsigned(R.Kind), R.info().Name,
-                (unsigned long long)R.Seq, (unsigned long long)R.CommId, R.CommRank,
-                R.CommSize, (unsigned long long)R.Count, R.DataType, R.RedOp, R.Peer,
-                R.State, R.Result, (unsigned long long)R.Aux);
+                (unsigned long long)R.Seq, (unsigned long long)R.CommId,
+                R.CommRank, R.CommSize, (unsigned long long)R.Count, R.DataType,
+                R.RedOp, R.Peer, R.State, R.Result, (unsigned long long)R.Aux);
     for (PackedFrame F : R.Frames)
       if (frameValid(F))
-        std::printf(" [%u+0x%llx]", frameModule(F), (unsigned long long)frameOffset(F));
+        std::printf(" [%u+0x%llx]", frameModule(F),
+                    (unsigned long long)frameOffset(F));
     std::printf("\n");
   }
   for (const SyncCount &C : T.Syncs)
-    std::printf("sync %s [%u+0x%llx] x%llu\n", opInfo(C.Op).Name, frameModule(C.Site),
-                (unsigned long long)frameOffset(C.Site), (unsigned long long)C.Count);
+    std::printf("sync %s [%u+0x%llx] x%llu\n", opInfo(C.Op).Name,
+                frameModule(C.Site), (unsigned long long)frameOffset(C.Site),
+                (unsigned long long)C.Count);
   return 0;
 }
 

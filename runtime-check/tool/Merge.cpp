@@ -1,25 +1,27 @@
-//===- Merge.cpp - Merge rank traces and explain divergences ---------------===//
+//===- Merge.cpp - Merge rank traces and explain divergences
+//---------------===//
 #include "Merge.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <fcntl.h>
+#include <fstream>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cerrno>
-#include <set>
 
 namespace distlint {
 namespace rt {
 
 using nlohmann::json;
 
-// ---- Manifest -------------------------------------------------------------------
+// ---- Manifest
+// -------------------------------------------------------------------
 
 const RankExit *RunManifest::forRank(int Rank) const {
   for (const RankExit &E : Ranks)
@@ -28,7 +30,8 @@ const RankExit *RunManifest::forRank(int Rank) const {
   return nullptr;
 }
 
-bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error) {
+bool readManifest(const std::string &Path, RunManifest &Out,
+                  std::string &Error) {
   std::ifstream In(Path);
   if (!In) {
     Error = Path + ": cannot open";
@@ -65,7 +68,8 @@ bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error)
   return true;
 }
 
-bool writeManifest(const std::string &Path, const RunManifest &M, std::string &Error) {
+bool writeManifest(const std::string &Path, const RunManifest &M,
+                   std::string &Error) {
   json J;
   J["nproc"] = M.NProc;
   J["program"] = M.Program;
@@ -87,9 +91,11 @@ bool writeManifest(const std::string &Path, const RunManifest &M, std::string &E
   return writePrivateFile(Path, J.dump(2) + "\n", Error);
 }
 
-bool writePrivateFile(const std::string &Path, const std::string &Text, std::string &Error) {
+bool writePrivateFile(const std::string &Path, const std::string &Text,
+                      std::string &Error) {
   std::string Tmp = Path + ".tmp" + std::to_string(getpid());
-  int Fd = open(Tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  int Fd = open(Tmp.c_str(),
+                O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   bool Ok = Fd >= 0;
   size_t Done = 0;
   while (Ok && Done < Text.size()) {
@@ -106,15 +112,16 @@ bool writePrivateFile(const std::string &Path, const std::string &Text, std::str
   return false;
 }
 
-// ---- Names --------------------------------------------------------------------------
+// ---- Names
+// --------------------------------------------------------------------------
 
 std::string dataTypeName(Api ApiId, int32_t Code) {
   if (Code < 0)
     return "";
   if (ApiId == Api::Nccl) {
-    static const char *const Names[] = {"int8",    "uint8",   "int32",   "uint32",
-                                        "int64",   "uint64",  "float16", "float32",
-                                        "float64", "bfloat16", "fp8e4m3", "fp8e5m2"};
+    static const char *const Names[] = {
+        "int8",    "uint8",   "int32",   "uint32",   "int64",   "uint64",
+        "float16", "float32", "float64", "bfloat16", "fp8e4m3", "fp8e5m2"};
     return Code < 12 ? Names[Code] : "type" + std::to_string(Code);
   }
   if (ApiId == Api::Mpi) {
@@ -143,7 +150,8 @@ std::string redOpName(Api ApiId, int32_t Code) {
 
 std::string commName(uint64_t Id) {
   char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%08llx", (unsigned long long)((Id >> 32) ^ (Id & 0xffffffff)));
+  std::snprintf(Buf, sizeof(Buf), "%08llx",
+                (unsigned long long)((Id >> 32) ^ (Id & 0xffffffff)));
   return Buf;
 }
 
@@ -168,8 +176,9 @@ std::string describeOp(const Record &R) {
   if (Cat == OpCategory::Send || Cat == OpCategory::SendRecv)
     Args.push_back("to rank " + std::to_string(R.Peer));
   if (Cat == OpCategory::Recv)
-    Args.push_back(R.Peer == -1 && R.ApiId == Api::Mpi ? std::string("from any rank")
-                                                       : "from rank " + std::to_string(R.Peer));
+    Args.push_back(R.Peer == -1 && R.ApiId == Api::Mpi
+                       ? std::string("from any rank")
+                       : "from rank " + std::to_string(R.Peer));
   if (Cat == OpCategory::SendRecv)
     Args.push_back("from rank " + std::to_string(int64_t(R.Aux)));
   if ((R.Op == OpCode::NcclCommSplit || R.Op == OpCode::MpiCommSplit))
@@ -197,7 +206,8 @@ std::vector<std::string> fingerprintDiff(const Record &A, const Record &B) {
   return D;
 }
 
-// ---- Analysis ------------------------------------------------------------------------------
+// ---- Analysis
+// ------------------------------------------------------------------------------
 
 bool Analysis::anyRankFailed() const {
   if (!HaveManifest)
@@ -209,8 +219,9 @@ bool Analysis::anyRankFailed() const {
 }
 
 bool Analysis::clean() const {
-  return Divergences.empty() && Hangs.empty() && P2P.empty() && AsyncErrors.empty() &&
-         WatchdogAborts.empty() && LiveMismatches.empty() && !anyRankFailed();
+  return Divergences.empty() && Hangs.empty() && P2P.empty() &&
+         AsyncErrors.empty() && WatchdogAborts.empty() &&
+         LiveMismatches.empty() && !anyRankFailed();
 }
 
 const CommSummary *Analysis::comm(uint64_t Id) const {
@@ -270,7 +281,8 @@ bool inCollectiveSequence(const Record &R) {
 
 bool isSend(const Record &R) {
   OpCategory C = R.info().Category;
-  return R.Kind == RecordKind::Op && (C == OpCategory::Send || C == OpCategory::SendRecv);
+  return R.Kind == RecordKind::Op &&
+         (C == OpCategory::Send || C == OpCategory::SendRecv);
 }
 
 bool isRecv(const Record &R) {
@@ -285,7 +297,8 @@ void compareComm(Analysis &A, CommSummary &C) {
     if (T < 0)
       continue;
     for (const Record &Rec : A.Traces[size_t(T)].Records)
-      if (Rec.CommId == C.Id && Rec.CommRank == int(R) && inCollectiveSequence(Rec))
+      if (Rec.CommId == C.Id && Rec.CommRank == int(R) &&
+          inCollectiveSequence(Rec))
         Seqs[R].emplace(Rec.Seq, &Rec);
   }
 
@@ -344,7 +357,8 @@ void compareComm(Analysis &A, CommSummary &C) {
     }
     std::set<std::string> Differs;
     for (size_t I = 1; I < Issued.size(); ++I)
-      for (const std::string &F : fingerprintDiff(*Issued[0].Rec, *Issued[I].Rec))
+      for (const std::string &F :
+           fingerprintDiff(*Issued[0].Rec, *Issued[I].Rec))
         Differs.insert(F);
     if (Missing.empty() && Differs.empty()) {
       ++C.Agreed;
@@ -385,8 +399,9 @@ void compareComm(Analysis &A, CommSummary &C) {
 void pairPointToPoint(Analysis &A, const CommSummary &C) {
   for (int T : C.Members)
     if (T >= 0 && A.Traces[size_t(T)].wrapped()) {
-      A.Notes.push_back("communicator " + commName(C.Id) +
-                        ": a rank's trace ring wrapped; point-to-point pairing skipped");
+      A.Notes.push_back(
+          "communicator " + commName(C.Id) +
+          ": a rank's trace ring wrapped; point-to-point pairing skipped");
       return;
     }
   int N = int(C.Members.size());
@@ -405,7 +420,8 @@ void pairPointToPoint(Analysis &A, const CommSummary &C) {
         continue;
       if (isSend(Rec) && Rec.Peer >= 0 && Rec.Peer < N)
         Sends[size_t(R)][size_t(Rec.Peer)].push_back(&Rec);
-      if (Rec.Kind == RecordKind::Op && Rec.info().Category == OpCategory::SendRecv) {
+      if (Rec.Kind == RecordKind::Op &&
+          Rec.info().Category == OpCategory::SendRecv) {
         int Source = int(int64_t(Rec.Aux));
         if (Source >= 0 && Source < N)
           Recvs[size_t(Source)][size_t(R)].push_back(&Rec);
@@ -449,7 +465,8 @@ void pairPointToPoint(Analysis &A, const CommSummary &C) {
       for (size_t I = 0; I < R.size() && I < S.size(); ++I)
         if (S[I]->Count != R[I]->Count || S[I]->DataType != R[I]->DataType) {
           Issue.Detail = "message " + std::to_string(I + 1) + ": sent " +
-                         describeOp(*S[I]) + ", received as " + describeOp(*R[I]);
+                         describeOp(*S[I]) + ", received as " +
+                         describeOp(*R[I]);
           Issue.LastSend = {C.Members[size_t(From)], S[I]};
           Issue.LastRecv = {C.Members[size_t(To)], R[I]};
           A.P2P.push_back(Issue);
@@ -473,12 +490,14 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
     if (Tr.wrapped())
-      A.Notes.push_back("rank " + std::to_string(Tr.Rank) + ": the trace ring wrapped; " +
-                        "the oldest records were overwritten (raise DISTLINT_RT_RECORDS)");
+      A.Notes.push_back(
+          "rank " + std::to_string(Tr.Rank) + ": the trace ring wrapped; " +
+          "the oldest records were overwritten (raise DISTLINT_RT_RECORDS)");
     if (Tr.UntrackedOps)
-      A.Notes.push_back("rank " + std::to_string(Tr.Rank) + ": " +
-                        std::to_string(Tr.UntrackedOps) +
-                        " operations could not be watched (too many pending at once)");
+      A.Notes.push_back(
+          "rank " + std::to_string(Tr.Rank) + ": " +
+          std::to_string(Tr.UntrackedOps) +
+          " operations could not be watched (too many pending at once)");
     for (const Record &R : Tr.Records) {
       if (!R.CommId || R.CommRank < 0 || R.CommSize <= 0 ||
           (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate))
@@ -493,9 +512,10 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
       if (R.CommRank < C.Size) {
         int &M = C.Members[size_t(R.CommRank)];
         if (M >= 0 && M != int(T) && A.Traces[size_t(M)].Pid != Tr.Pid) {
-          A.Notes.push_back("communicator " + commName(C.Id) + ": rank " +
-                            std::to_string(R.CommRank) +
-                            " appears in two traces (stale files in the trace directory?)");
+          A.Notes.push_back(
+              "communicator " + commName(C.Id) + ": rank " +
+              std::to_string(R.CommRank) +
+              " appears in two traces (stale files in the trace directory?)");
         } else {
           M = int(T);
         }
@@ -510,7 +530,9 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     A.Comms.push_back(C);
   }
   std::stable_sort(A.Divergences.begin(), A.Divergences.end(),
-                   [](const Divergence &X, const Divergence &Y) { return X.TimeNs < Y.TimeNs; });
+                   [](const Divergence &X, const Divergence &Y) {
+                     return X.TimeNs < Y.TimeNs;
+                   });
 
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
@@ -546,15 +568,17 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     for (const Record *R : H.Hangs)
       Until = std::max(Until, R->EndNs);
     for (const Record &Op : Tr.Records)
-      if (Op.Kind == RecordKind::Op && Op.ApiId == Api::Nccl && Op.StartNs <= Until &&
-          Op.has(StateReturned) && !Op.has(StateCompleted) &&
+      if (Op.Kind == RecordKind::Op && Op.ApiId == Api::Nccl &&
+          Op.StartNs <= Until && Op.has(StateReturned) &&
+          !Op.has(StateCompleted) &&
           !Op.has(StateUntracked | StateCaptured | StateFailed) &&
           Op.info().Category != OpCategory::CommEnd)
         Pending.insert(&Op);
     for (const Record *Op : Pending)
       H.Pending.push_back(Op);
-    std::sort(H.Pending.begin(), H.Pending.end(),
-              [](const Record *X, const Record *Y) { return X->Slot < Y->Slot; });
+    std::sort(
+        H.Pending.begin(), H.Pending.end(),
+        [](const Record *X, const Record *Y) { return X->Slot < Y->Slot; });
     A.Hangs.push_back(std::move(H));
   }
   return A;

@@ -30,7 +30,7 @@ LaunchKind classifyCommand(const std::vector<std::string> &Command,
 
 /// What a job launcher needs so its ranks get the recorder's environment.
 struct MpiLauncher {
-  std::string Path;   ///< mpirun found on PATH, empty if none.
+  std::string Path;     ///< mpirun found on PATH, empty if none.
   bool OpenMpi = false; ///< Understands -x NAME, --oversubscribe.
 };
 MpiLauncher findMpiLauncher();
@@ -47,8 +47,9 @@ std::vector<std::string> mpirunCommand(const std::string &Mpirun, int NProc,
 std::vector<std::string> withExports(const std::vector<std::string> &Launcher);
 
 /// The one line shown when distlint-rt cannot start the job itself.
-std::string mpirunHint(int NProc, const std::string &Preload, const std::string &OutDir,
-                       double TimeoutSeconds, const std::vector<std::string> &Program);
+std::string mpirunHint(int NProc, const std::string &Preload,
+                       const std::string &OutDir, double TimeoutSeconds,
+                       const std::vector<std::string> &Program);
 
 } // namespace rt
 } // namespace distlint

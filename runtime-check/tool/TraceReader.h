@@ -56,8 +56,8 @@ struct RankTrace {
   uint64_t StartRealtimeNs = 0;
   uint64_t StartMonotonicNs = 0;
   uint64_t TimeoutNs = 0;
-  uint64_t RunId = 0;        ///< 0: unknown.
-  int ForkParentPid = 0;     ///< Non-zero: a forked child, not a rank.
+  uint64_t RunId = 0;    ///< 0: unknown.
+  int ForkParentPid = 0; ///< Non-zero: a forked child, not a rank.
   uint64_t HeartbeatNs = 0;
   uint32_t Flags = 0;
   uint32_t HangCount = 0;
