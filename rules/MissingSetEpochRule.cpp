@@ -123,10 +123,10 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
                   "fewer batches leaves the loop while the others wait in the "
                   "collective of the next batch; pass the same (global) size "
                   "on every rank",
-                  *SM)
-             << (U->NoDuplicates ? " (allow_duplicates = false keeps size / "
-                                   "world samples each)"
-                                 : "");
+                  *SM);
+    D << (U->NoDuplicates
+              ? " (allow_duplicates = false keeps size / world samples each)"
+              : "");
     D.note(U->Collective->getBeginLoc(), "collective issued in every batch here");
     if (U->Size.Origin && U->Size.Origin->Loc.isValid())
       D.note(U->Size.Origin->Loc, "the size depends on %0",

@@ -104,9 +104,9 @@ void MissingTimeoutRule::checkProcessGroup(const Construction &C) {
   const Expr *Options = C.arg(Row->Args.Options);
   if (Options && creationSetsTimeout(E, Options))
     return;
-  auto D = diag(C.Site->getBeginLoc(), DefaultTimeoutMsg, *SM)
-           << Class->getNameAsString()
-           << (Options ? "with options whose 'timeout' is not set on every "
+  auto D = diag(C.Site->getBeginLoc(), DefaultTimeoutMsg, *SM);
+  D << Class->getNameAsString()
+    << (Options ? "with options whose 'timeout' is not set on every "
                          "path to this point"
                        : "without options: its timeout is never set");
   if (auto Origin = optionsOrigin(E, Options)) {

@@ -93,8 +93,8 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
     Subject = "'" + Helper->getNameAsString() + "' (through " + Subject + ")";
   const Stmt *At = Helper ? Step->Via.front() : Call;
   auto Diag = diag(Helper ? At->getBeginLoc() : Call->getExprLoc(),
-                   message(Sync.Kind), SM)
-              << Subject;
+                   message(Sync.Kind), SM);
+  Diag << Subject;
   Diag.note(Step->Loop->getBeginLoc(),
             "training loop: every iteration runs a training step, a "
             "collective or device work");

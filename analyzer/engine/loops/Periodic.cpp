@@ -399,7 +399,6 @@ bool guardedPeriodically(Engine &E, const Stmt *S, const Stmt *Stop,
   return false;
 }
 
-
 } // namespace loops
 
 using namespace loops;

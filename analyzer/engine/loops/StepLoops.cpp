@@ -179,10 +179,6 @@ std::optional<StepContext> runsEveryStepImpl(Engine &E, const Stmt *S,
 
 using namespace loops;
 
-bool isLoopStmt(const Stmt *S) {
-  return S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
-
 llvm::SmallVector<const Stmt *, 4> enclosingLoops(Engine &E, const Stmt *S) {
   llvm::SmallVector<const Stmt *, 4> Out;
   if (!S)
