@@ -44,6 +44,7 @@ ObjectRef designatedObject(const Expr *X) {
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
         MC && MC->getNumArgs() == 0 && MC->getMethodDecl() &&
+        MC->getMethodDecl()->getIdentifier() &&
         MC->getMethodDecl()->getName() == "get") {
       X = MC->getImplicitObjectArgument();
       continue;

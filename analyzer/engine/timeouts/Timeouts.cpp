@@ -183,7 +183,7 @@ bool isReturned(Engine &E, const Expr *X) {
     if (Node.get<ReturnStmt>())
       return true;
     const auto *P = Node.get<Expr>();
-    if (!P || isa<CallExpr>(P) && !isa<CXXOperatorCallExpr>(P))
+    if (!P || (isa<CallExpr>(P) && !isa<CXXOperatorCallExpr>(P)))
       return false;
   }
   return false;
@@ -250,17 +250,15 @@ factoryCalls(Engine &E, const Expr *Site, const VarDecl *Created) {
     if (!Escapes) {
       // Built into a local that the function returns.
       const VarDecl *Local = Created;
-      if (!Local) {
-        auto Parents = E.context().getParents(*Value);
-        for (int Up = 0; !Parents.empty() && Up < 6; ++Up) {
-          if (const auto *VD = Parents[0].get<VarDecl>()) {
-            Local = VD;
-            break;
-          }
-          if (!Parents[0].get<Expr>())
-            break;
-          Parents = E.context().getParents(Parents[0]);
-        }
+      DynTypedNode Node = DynTypedNode::create(*Value);
+      for (int Up = 0; !Local && Up < 6; ++Up) {
+        auto Parents = E.context().getParents(Node);
+        if (Parents.empty())
+          break;
+        Node = Parents[0];
+        Local = Node.get<VarDecl>();
+        if (!Local && !Node.get<Expr>())
+          break;
       }
       llvm::SmallVector<const ReturnStmt *, 4> Returns;
       returnsOf(FD->getBody(), Returns);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engine/Engine.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
