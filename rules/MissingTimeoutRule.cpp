@@ -58,14 +58,15 @@ void MissingTimeoutRule::check(const MatchFinder::MatchResult &Result) {
     if (isa<CXXOperatorCallExpr>(Call))
       checkFieldAssignment(Call);
     const FunctionDecl *Callee = E.resolveCallee(Call);
-    checkKnobArguments(Call, Callee);
+    bool Knob = checkKnobArguments(Call, Callee);
     checkEnvWrite(Call, Callee);
     checkNcclInit(Call, Callee);
     // Factories that construct a process group (make_intrusive, make_shared).
     if (Callee && !isAnalyzedDecl(E, Callee) && isPointerLike(Call->getType()))
       if (auto C = constructionAt(E, Call)) {
         checkProcessGroup(*C);
-        checkKnobArguments(*C);
+        if (!Knob)
+          checkKnobArguments(*C);
       }
   } else if (const auto *New = dyn_cast<CXXNewExpr>(Node)) {
     if (auto C = constructionAt(E, New))
@@ -118,16 +119,17 @@ void MissingTimeoutRule::checkProcessGroup(const Construction &C) {
     D.note(Call->getBeginLoc(), "process group made by this call");
 }
 
-void MissingTimeoutRule::checkKnobArguments(const CallExpr *Call,
+bool MissingTimeoutRule::checkKnobArguments(const CallExpr *Call,
                                             const FunctionDecl *Callee) {
   if (!Callee)
-    return;
+    return false;
   for (const api::ApiEntry *Row : engine().api().lookup(Callee))
     if (Row->TheRole == api::Role::TimeoutKnob && Row->Args.Timeout >= 0) {
       reportIfUnusable(callArgument(Call, Callee, Row->Args.Timeout),
                        isStoreTimeout(engine(), Callee));
-      return;
+      return true;
     }
+  return false;
 }
 
 void MissingTimeoutRule::checkKnobArguments(const CXXConstructExpr *CE) {

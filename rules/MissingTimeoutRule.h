@@ -19,7 +19,8 @@ public:
 
 private:
   void checkProcessGroup(const Construction &C);
-  void checkKnobArguments(const clang::CallExpr *Call,
+  /// Returns whether Callee has a timeout argument (reported if unusable).
+  bool checkKnobArguments(const clang::CallExpr *Call,
                           const clang::FunctionDecl *Callee);
   void checkKnobArguments(const clang::CXXConstructExpr *CE);
   void checkKnobArguments(const Construction &C);

@@ -56,8 +56,8 @@ void train(torch::nn::Linear &model, torch::optim::SGD &opt, int64_t steps) {
     double seconds = timer.stop(); // expect: distlint-stray-device-sync
     log_value("loss", loss); // expect: distlint-stray-device-sync
     (void)seconds;
-    c10::cuda::CUDACachingAllocator::emptyCache(); // expect: distlint-stray-device-sync
     TORCH_CHECK(!loss.isnan().any().item<bool>(), "loss diverged"); // expect: distlint-stray-device-sync
     C10_CUDA_CHECK(cudaStreamSynchronize(stream)); // expect: distlint-stray-device-sync
+    c10::cuda::CUDACachingAllocator::emptyCache(); // expect: distlint-stray-device-sync
   }
 }
