@@ -320,7 +320,8 @@ TEST(Tables, RowsMatchRealMpiNcclCudaHeaders) {
   std::string Cuda = existing("/usr/local/cuda/include");
   if (Mpi.empty() || Cuda.empty())
     GTEST_SKIP() << "real Open MPI or CUDA/NCCL headers not installed";
-  Snippet Real("#include <mpi.h>\n#include <nccl.h>\n#include <cuda_runtime.h>\n",
+  Snippet Real("#include <mpi.h>\n#include <nccl.h>\n#include <cuda_runtime.h>\n"
+               "#include <cublas_v2.h>\n",
                {"-I" + Mpi, "-I" + Cuda}, /*UseTestdataInclude=*/false);
   ASSERT_TRUE(Real.ok());
   Check C = checkRows(
