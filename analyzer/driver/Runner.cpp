@@ -2,6 +2,7 @@
 #include "Runner.h"
 #include "Analysis.h"
 #include "CompileCommands.h"
+#include "Isolation.h"
 #include "RuleDocs.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
@@ -9,6 +10,7 @@
 #include "report/FindingCollector.h"
 #include "report/Fingerprint.h"
 #include "report/Paths.h"
+#include "report/ResultSerialization.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -333,20 +335,17 @@ private:
   FindingCollector &Collector;
 };
 
-struct TuResult {
-  std::vector<Finding> Findings;
-  std::optional<FileError> Error;
-  std::string Fatal;
-  unsigned Suppressed = 0;
-};
-
-TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
-                   const std::string &ProjectRoot, ConfigResolver &Configs) {
-  TuResult R;
+/// Recover: catch a crash in-process (CrashRecoveryContext) when the TU does
+/// not run in its own process (Isolation.h), where letting it die is better.
+TranslationUnitResult analyzeTu(const CompileJob &Job,
+                                const DriverOptions &Opts,
+                                const std::string &ProjectRoot,
+                                ConfigResolver &Configs, bool Recover) {
+  TranslationUnitResult R;
   DistlintConfig Config;
   std::string ConfigError;
   if (!Configs.configFor(Job.File, Config, ConfigError)) {
-    R.Fatal = ConfigError;
+    R.ToolErrors.push_back(ConfigError);
     return R;
   }
   AnalysisOptions AOpts;
@@ -379,23 +378,30 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
     Tool.mapVirtualFile(Path, Text);
   TuActionFactory Factory(AOpts, Collector);
   int Rc = 1;
-  llvm::CrashRecoveryContext CRC;
-  bool Survived = CRC.RunSafely([&] { Rc = Tool.run(&Factory); });
-  if (!Survived) {
-    R.Error = FileError{Job.File, "distlint crashed while analyzing this "
-                                  "file; please report it"};
-    return R;
+  if (Recover) {
+    llvm::CrashRecoveryContext CRC;
+    if (!CRC.RunSafely([&] { Rc = Tool.run(&Factory); })) {
+      R.Errors.push_back(
+          {Job.File, "analysis crashed: " +
+                         (CRC.RetCode > 128 ? signalName(CRC.RetCode - 128)
+                                            : "fatal error") +
+                         "; rerun without --no-isolation for a reliable "
+                         "report, or with --crash-report=<dir>"});
+      return R;
+    }
+  } else {
+    Rc = Tool.run(&Factory);
   }
   R.Findings = Collector.takeFindings();
-  R.Suppressed = Collector.suppressedCount();
+  R.SuppressedByNoLint = Collector.suppressedCount();
   if (Errors.Count > 0) {
     std::string Msg = Errors.First;
     if (Errors.Count > 1)
       Msg += " (and " + std::to_string(Errors.Count - 1) + " more error" +
              (Errors.Count > 2 ? "s" : "") + ")";
-    R.Error = FileError{Job.File, Msg};
+    R.Errors.push_back({Job.File, Msg});
   } else if (Rc != 0) {
-    R.Error = FileError{Job.File, "clang could not process this file"};
+    R.Errors.push_back({Job.File, "clang could not process this file"});
   }
   return R;
 }
@@ -445,39 +451,65 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       resolveCompileCommands(Files, Opts, Result.Errors, Fatal);
   S.TranslationUnits = Jobs.size();
 
-  static std::once_flag CrashRecoveryOnce;
-  std::call_once(CrashRecoveryOnce, [] { llvm::CrashRecoveryContext::Enable(); });
-
   ConfigResolver Configs(Opts.ConfigFile);
-  std::vector<TuResult> Results(Jobs.size());
+  std::vector<TranslationUnitResult> Results(Jobs.size());
+  unsigned Parallel = Opts.Jobs ? Opts.Jobs
+                                : defaultParallelism(BytesPerTranslationUnit);
+  Parallel = std::max(1u, std::min<unsigned>(Parallel, Jobs.size()));
   std::mutex ProgressMutex;
   unsigned Done = 0;
-  auto RunJob = [&](size_t I) {
-    Results[I] = analyzeTu(Jobs[I], Opts, ProjectRoot, Configs);
+  auto Progress = [&](size_t I) {
     if (Opts.Progress) {
       std::lock_guard<std::mutex> Lock(ProgressMutex);
       Opts.Progress(++Done, Jobs.size(), Jobs[I].File);
     }
   };
-  unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
-  if (Threads <= 1) {
-    for (size_t I = 0; I < Jobs.size(); ++I)
-      RunJob(I);
+  if (Opts.Isolate) {
+    IsolationOptions IOpts;
+    IOpts.Parallel = Parallel;
+    IOpts.CrashReportDir = Opts.CrashReportDir;
+    IOpts.OnDone = Progress;
+    Results = runIsolated(
+        Jobs.size(),
+        [&](size_t I) {
+          return analyzeTu(Jobs[I], Opts, ProjectRoot, Configs,
+                           /*Recover=*/false);
+        },
+        [&](size_t I) {
+          std::string Command = "cd " + Jobs[I].Directory + " &&";
+          for (const std::string &A : Jobs[I].Args)
+            Command += " " + A;
+          return IsolatedTask{Jobs[I].File, Command};
+        },
+        IOpts);
   } else {
-    llvm::StdThreadPool Pool(llvm::hardware_concurrency(Threads));
-    for (size_t I = 0; I < Jobs.size(); ++I)
-      Pool.async([&, I] { RunJob(I); });
-    Pool.wait();
+    static std::once_flag CrashRecoveryOnce;
+    std::call_once(CrashRecoveryOnce,
+                   [] { llvm::CrashRecoveryContext::Enable(); });
+    auto RunJob = [&](size_t I) {
+      Results[I] = analyzeTu(Jobs[I], Opts, ProjectRoot, Configs,
+                             /*Recover=*/true);
+      Progress(I);
+    };
+    if (Parallel <= 1) {
+      for (size_t I = 0; I < Jobs.size(); ++I)
+        RunJob(I);
+    } else {
+      llvm::StdThreadPool Pool(llvm::hardware_concurrency(Parallel));
+      for (size_t I = 0; I < Jobs.size(); ++I)
+        Pool.async([&, I] { RunJob(I); });
+      Pool.wait();
+    }
   }
 
   std::set<std::string> FatalSeen(Fatal.begin(), Fatal.end());
-  for (TuResult &R : Results) {
-    if (!R.Fatal.empty() && FatalSeen.insert(R.Fatal).second)
-      Fatal.push_back(R.Fatal);
-    if (R.Error)
-      Result.Errors.push_back(std::move(*R.Error));
-    S.SuppressedByNoLint += R.Suppressed;
+  for (TranslationUnitResult &R : Results) {
+    for (std::string &E : R.ToolErrors)
+      if (FatalSeen.insert(E).second)
+        Fatal.push_back(std::move(E));
+    for (FileError &E : R.Errors)
+      Result.Errors.push_back(std::move(E));
+    S.SuppressedByNoLint += R.SuppressedByNoLint;
     for (Finding &F : R.Findings)
       Result.Findings.push_back(std::move(F));
   }
