@@ -114,6 +114,9 @@ cl::opt<bool> Quiet("quiet", cl::desc("No progress or summary on stderr"),
 cl::opt<bool> Lsp("lsp",
                   cl::desc("Run as a language server on stdin/stdout"),
                   cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say how compile commands were adjusted"),
+                      cl::cat(Category));
 cl::opt<bool> NoIsolation(
     "no-isolation",
     cl::desc("Analyze in this process instead of one process per translation "
@@ -189,6 +192,10 @@ int main(int argc, const char **argv) {
   Opts.BaselineFile = BaselineFile;
   Opts.Isolate = !NoIsolation;
   Opts.CrashReportDir = CrashReport;
+  if (Verbose)
+    Opts.Verbose = [](const std::string &File, const std::string &Line) {
+      errs() << "distlint: " << displayPath(File) << ": " << Line << "\n";
+    };
   if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
     return toolError("-j expects a number of jobs, not '" + Jobs + "'");
 

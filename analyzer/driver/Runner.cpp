@@ -181,6 +181,9 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
   Job.Args = cleanCommandLine(std::move(Argv), ResourceDir,
                               !Opts.ResourceDir.empty(), Opts.ExtraArgsBefore,
                               Opts.ExtraArgs);
+  std::string Relaxed = relaxForGcc(Job.Args);
+  if (!Relaxed.empty())
+    Job.Adjustments.push_back(Relaxed);
   return true;
 }
 } // namespace
@@ -450,6 +453,10 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   std::vector<CompileJob> Jobs =
       resolveCompileCommands(Files, Opts, Result.Errors, Fatal);
   S.TranslationUnits = Jobs.size();
+  if (Opts.Verbose)
+    for (const CompileJob &Job : Jobs)
+      for (const std::string &Line : Job.Adjustments)
+        Opts.Verbose(Job.File, Line);
 
   ConfigResolver Configs(Opts.ConfigFile);
   std::vector<TranslationUnitResult> Results(Jobs.size());
