@@ -14,6 +14,7 @@
 #include "Rule.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
+#include "report/Glob.h"
 #include "report/AtomicFile.h"
 #include "report/Output.h"
 #include "report/Paths.h"
@@ -127,6 +128,13 @@ cl::opt<std::string> CrashReport(
     cl::desc("Save a report (stack dump, compile command) per translation "
              "unit whose analysis crashed into this directory"),
     cl::value_desc("dir"), cl::cat(Category));
+/// --rules globs, split like GlobList does.
+std::vector<StringRef> split(StringRef Globs) {
+  SmallVector<StringRef> Parts;
+  Globs.split(Parts, ',', -1, false);
+  return {Parts.begin(), Parts.end()};
+}
+
 cl::opt<bool> PrintResourceDir("print-resource-dir", cl::Hidden,
                                cl::desc("Print the Clang resource directory used"),
                                cl::cat(Category));
@@ -229,7 +237,22 @@ int main(int argc, const char **argv) {
   for (const RuleInfo &R : allRules())
     if (CwdConfig.ruleEnabled(R.Id, Rules))
       Enabled.push_back(&R);
+  // A positive --rules glob that names no rule is a typo, not a choice.
+  for (StringRef Glob : split(Rules)) {
+    Glob = Glob.trim();
+    if (Glob.empty() || Glob.starts_with("-"))
+      continue;
+    bool Matches = false;
+    for (const RuleInfo &R : allRules())
+      Matches |= globMatches(Glob, R.Id);
+    if (!Matches)
+      return toolError("--rules glob '" + Glob + "' matches no rule (see "
+                       "--list-rules)");
+  }
   if (ListRules) {
+    if (Enabled.empty())
+      return toolError("--rules='" + Rules +
+                       "' and the config enable no rule");
     outs() << "Enabled rules:\n";
     for (const RuleInfo *R : Enabled)
       outs() << "    " << R->Id << "\n";

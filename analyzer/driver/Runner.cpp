@@ -137,9 +137,21 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
                 CompileJob &Job, std::string &FileError,
                 std::string &FatalError) {
   Job.File = File;
-  if (!llvm::sys::fs::exists(File) && !Opts.Overlays.count(File)) {
-    FileError = "no such file";
-    return false;
+  if (!Opts.Overlays.count(File)) {
+    llvm::sys::fs::file_status Status;
+    if (std::error_code EC = llvm::sys::fs::status(File, Status)) {
+      FileError = EC == std::errc::too_many_symbolic_link_levels
+                      ? "symbolic link loop (too many levels of links)"
+                  : EC == std::errc::no_such_file_or_directory
+                      ? "no such file"
+                      : "cannot read: " + EC.message();
+      return false;
+    }
+    if (llvm::sys::fs::is_directory(Status)) {
+      FileError = "is a directory, not a source file (use --all or list "
+                  "the files)";
+      return false;
+    }
   }
   std::vector<std::string> Argv;
   if (Opts.UseFixedFlags) {
@@ -214,6 +226,13 @@ bool allDatabaseFiles(const DriverOptions &Opts, std::vector<std::string> &Out,
   std::set<std::string> Unique;
   for (const std::string &F : DB->getAllFiles())
     Unique.insert(normalizePath(F));
+  if (Unique.empty()) {
+    Error = "--all: the compilation database " +
+            (Opts.BuildPath.empty() ? std::string("found") : "in " +
+             buildDirOf(Opts.BuildPath)) +
+            " lists no files";
+    return false;
+  }
   Out.assign(Unique.begin(), Unique.end());
   return true;
 }
@@ -348,7 +367,9 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   DistlintConfig Config;
   std::string ConfigError;
   if (!Configs.configFor(Job.File, Config, ConfigError)) {
+    // A tool error (exit 2), and this file's entry under `errors` too.
     R.ToolErrors.push_back(ConfigError);
+    R.Errors.push_back({Job.File, "not analyzed: " + ConfigError});
     return R;
   }
   AnalysisOptions AOpts;
