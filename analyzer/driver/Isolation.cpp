@@ -1,5 +1,6 @@
 //===- Isolation.cpp - fork a child per translation unit ------------------===//
 #include "Isolation.h"
+#include "report/AtomicFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -85,6 +86,7 @@ runChild(const Child &C,
          const std::function<TranslationUnitResult(size_t)> &Work) {
   if (C.Log)
     dup2(fileno(C.Log), STDERR_FILENO);
+  keepTemporaryFilesOnChildCrash();
   TranslationUnitResult R = Work(C.Index);
   bool Sent = writeAll(C.Fd, serializeResult(R));
   llvm::errs().flush();

@@ -5,7 +5,30 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
+#include <mutex>
+#include <set>
+
 namespace distlint {
+
+namespace {
+std::mutex TempMutex;
+std::set<std::string> &liveTemporaries() {
+  static std::set<std::string> Live;
+  return Live;
+}
+void track(const std::string &Path, bool Live) {
+  std::lock_guard<std::mutex> Lock(TempMutex);
+  if (Live)
+    liveTemporaries().insert(Path);
+  else
+    liveTemporaries().erase(Path);
+}
+} // namespace
+
+void keepTemporaryFilesOnChildCrash() {
+  for (const std::string &Path : liveTemporaries())
+    llvm::sys::DontRemoveFileOnSignal(Path);
+}
 
 bool AtomicOutputFile::open(llvm::StringRef Path, std::string &Error) {
   Target = Path.str();
@@ -29,6 +52,7 @@ bool AtomicOutputFile::open(llvm::StringRef Path, std::string &Error) {
     if (!EC) {
       Temp = std::string(TempPath);
       llvm::sys::RemoveFileOnSignal(Temp);
+      track(Temp, true);
       OS = std::make_unique<llvm::raw_fd_ostream>(FD, /*shouldClose=*/true);
     }
   }
@@ -60,8 +84,10 @@ bool AtomicOutputFile::commit(std::string &Error) {
     Error = "cannot write " + Target + ": " + Why;
     return false;
   }
-  if (!Temp.empty())
+  if (!Temp.empty()) {
     llvm::sys::DontRemoveFileOnSignal(Temp);
+    track(Temp, false);
+  }
   Committed = true;
   return true;
 }
@@ -74,6 +100,7 @@ AtomicOutputFile::~AtomicOutputFile() {
   if (!Committed && !Temp.empty()) {
     llvm::sys::fs::remove(Temp);
     llvm::sys::DontRemoveFileOnSignal(Temp);
+    track(Temp, false);
   }
 }
 

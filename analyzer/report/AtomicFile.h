@@ -40,4 +40,9 @@ private:
   bool Committed = false;
 };
 
+/// In a forked child (driver/Isolation.h): the temporary files of the parent
+/// must survive the child's crash, so LLVM's signal handlers in the child
+/// stop removing them.
+void keepTemporaryFilesOnChildCrash();
+
 } // namespace distlint

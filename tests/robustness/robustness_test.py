@@ -119,7 +119,7 @@ def crash_report_saves_stack_and_command(e):
                          e.flags("-fbracket-depth=6000"))
     check(rc == 2, f"exit {rc}")
     check(f"{e.good}:{GOOD_LINE}:" in out, f"good finding missing:\n{out}")
-    line = one_error_line(err, "crash.cpp")
+    line = one_error_line(out + err, "crash.cpp")  # text: errors in the report
     m = re.search(r"crash report: (\S+)", line)
     check(m and os.path.isfile(m.group(1)), line)
     text = open(m.group(1)).read()
@@ -265,7 +265,8 @@ int main(int argc, char **argv) {
             check(relaxed, f"--verbose does not say so:\n{err}")
         else:
             check(not relaxed, "clang's command was relaxed too")
-            one_error_line(err, "implicit")
+            # Text format: the file's error is part of the report (stdout).
+            one_error_line(out + err, "implicit function declarations")
 
 
 # --- Clear errors ------------------------------------------------------------------
