@@ -18,21 +18,20 @@ if [ ! -f "$build/build.ninja" ]; then
     -DDISTLINT_SANITIZE=address,undefined -DDISTLINT_FUZZ=ON -DDISTLINT_BUILD_TIDY_PLUGIN=OFF >/dev/null
 fi
 targets=(); for h in "${harnesses[@]}"; do targets+=("distlint_fuzz_$h"); done
-[ "$what" = all ] || [ "$what" != trace ] || targets+=(distlint-rt distlint-rt-tool)
 cmake --build "$build" -j "${JOBS:-2}" --target "${targets[@]}" >/dev/null
 
 seed_dirs() {
   case "$1" in
     analyze) echo "$root/testdata" ;;
     trace)
-      # Real traces of a small run (64 records per rank), made by the recorder.
+      # Real traces of a small run (64 records per rank), made by the recorder
+      # of the regular build (build/), which must exist.
       local t="$work/trace-seeds"
       if [ ! -d "$t" ]; then
-        cmake --build "$build" --target distlint-rt distlint-rt-tool >/dev/null
-        local prog; prog="$(ls "$root"/build/tests/runtime/bin/send_recv_under_rank_clean 2>/dev/null || true)"
+        local prog="$root/build/tests/runtime/bin/send_recv_under_rank_clean"
         mkdir -p "$t"
-        if [ -n "$prog" ]; then
-          DISTLINT_RT_RECORDS=64 timeout 60 "$build/bin/distlint-rt" run --nproc 2 --timeout 3 \
+        if [ -x "$prog" ] && [ -x "$root/build/bin/distlint-rt" ]; then
+          DISTLINT_RT_RECORDS=64 timeout 60 "$root/build/bin/distlint-rt" run --nproc 2 --timeout 3 \
             --max-time 20 --out "$t/run" -- "$prog" >/dev/null 2>&1 || true
           mv "$t"/run/*.trace "$t"/ 2>/dev/null || true; rm -rf "$t/run"
         fi
