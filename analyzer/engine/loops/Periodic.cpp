@@ -346,10 +346,6 @@ bool periodicCond(Engine &E, const Expr *Cond,
 
 /// Conditions between S and Stop (a loop, or the function body) that decide
 /// whether S runs.
-/// Calls Visit(Parent, Child) for each statement enclosing S, innermost
-/// first, up to the function boundary; Child is the statement below Parent
-/// on the path to S. Stops when Visit returns false.
-
 llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
                                           const Stmt *Stop) {
   llvm::SmallVector<Guard, 4> Out;
