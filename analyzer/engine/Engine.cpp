@@ -2112,6 +2112,8 @@ Engine::armsDifference(const FunctionDecl *FD, const CFGBlock *Branch) {
     for (size_t I = 0; I < Arms.size() && !Found; ++I)
       for (size_t J = I + 1; J < Arms.size() && !Found; ++J)
         Found = collectives::firstDifference(Arms[I], Arms[J], Budget);
+    if (Budget.Exhausted)
+      collectives::noteBudgetHit("collective-sequence comparison");
   }
   return ArmDifferences.try_emplace(Branch, std::move(Found)).first->second;
 }
@@ -2290,7 +2292,8 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
   const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
   if (!Entry || isa<CXXOperatorCallExpr>(Collective))
     return Out;
-  std::pair<const char *, int> Roles[] = {{"count", Entry->Args.Count},
+  std::pair<const char *, int> Roles[] = {{"communicator", Entry->Args.Comm},
+                                          {"count", Entry->Args.Count},
                                           {"root", Entry->Args.Root},
                                           {"reduction op", Entry->Args.Op},
                                           {"datatype", Entry->Args.DType},

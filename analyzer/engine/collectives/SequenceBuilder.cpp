@@ -8,6 +8,10 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <cstdlib>
 
 using namespace clang;
 
@@ -126,6 +130,17 @@ bool isLoopStmt(const Stmt *S) {
 
 } // namespace
 
+static std::atomic<unsigned> BudgetHits{0};
+
+unsigned budgetHits() { return BudgetHits.load(); }
+
+void noteBudgetHit(const char *Which) {
+  ++BudgetHits;
+  if (std::getenv("DISTLINT_DEBUG_BUDGETS"))
+    llvm::errs() << "distlint: debug: " << Which
+                 << " budget hit; the branch is not compared\n";
+}
+
 std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
   const FunctionDecl *FD = E.resolveCallee(Call);
   if (!FD)
@@ -239,6 +254,8 @@ SequenceBuilder::walk(const CFGBlock *B,
       break;
     }
     if (--Budget < 0) {
+      if (!BudgetHit)
+        noteBudgetHit("collective-sequence block");
       BudgetHit = true;
       break;
     }

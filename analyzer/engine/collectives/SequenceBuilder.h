@@ -25,8 +25,14 @@ class FunctionFacts;
 
 namespace collectives {
 
-/// Blocks one builder may visit before it gives up (Budget.BudgetHit).
+/// Blocks one builder may visit before it gives up (budgetHit()).
 constexpr int BlockBudget = 4000;
+
+/// Debug counter: how often a sequence budget (BlockBudget, CompareBudget)
+/// was hit in this process; the branch concerned then reports nothing.
+/// With DISTLINT_DEBUG_BUDGETS set, each hit is also printed to stderr.
+unsigned budgetHits();
+void noteBudgetHit(const char *Which);
 
 /// The communicator a direct API call runs on (c10d: the receiver).
 const clang::Expr *communicatorOf(const clang::CallExpr *Call,
