@@ -3,29 +3,6 @@
 
 namespace distlint {
 
-std::string formatMessage(llvm::StringRef Format,
-                          llvm::ArrayRef<std::string> Args) {
-  std::string Out;
-  for (size_t I = 0; I < Format.size(); ++I) {
-    char C = Format[I];
-    if (C == '%' && I + 1 < Format.size()) {
-      char N = Format[I + 1];
-      if (N == '%') {
-        Out += '%';
-        ++I;
-        continue;
-      }
-      if (N >= '0' && N <= '9' && size_t(N - '0') < Args.size()) {
-        Out += Args[N - '0'];
-        ++I;
-        continue;
-      }
-    }
-    Out += C;
-  }
-  return Out;
-}
-
 DiagnosticSink::~DiagnosticSink() = default;
 Rule::~Rule() = default;
 

@@ -13,7 +13,6 @@
 #include "Finding.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceLocation.h"
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -23,10 +22,6 @@
 namespace distlint {
 
 class Engine;
-
-/// Clang-style message formatting: %0 ... %9 become Args[0..9], %% a '%'.
-std::string formatMessage(llvm::StringRef Format,
-                          llvm::ArrayRef<std::string> Args);
 
 /// A finding still expressed in Clang source locations.
 struct RawNote {
@@ -59,10 +54,6 @@ public:
   FindingBuilder(const FindingBuilder &) = delete;
   ~FindingBuilder();
   FindingBuilder &note(clang::SourceLocation Loc, std::string Message);
-  FindingBuilder &note(clang::SourceLocation Loc, llvm::StringRef Format,
-                       llvm::ArrayRef<std::string> Args) {
-    return note(Loc, formatMessage(Format, Args));
-  }
 
 private:
   DiagnosticSink *Sink;
@@ -91,8 +82,7 @@ public:
   virtual void onEndOfTranslationUnit() {}
 
   void setContext(RuleContext Ctx) { Context = Ctx; }
-  void
-  run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
+  void run(const clang::ast_matchers::MatchFinder::MatchResult &Result) override {
     check(Result);
   }
 
@@ -100,11 +90,6 @@ protected:
   Engine &engine() const { return *Context.TheEngine; }
   FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
                       const clang::SourceManager &SM);
-  FindingBuilder diag(clang::SourceLocation Loc, llvm::StringRef Format,
-                      llvm::ArrayRef<std::string> Args,
-                      const clang::SourceManager &SM) {
-    return diag(Loc, formatMessage(Format, Args), SM);
-  }
 
 private:
   std::string Id;

@@ -1,6 +1,7 @@
 //===- RankDivergentCollectiveRule.cpp ------------------------------------===//
 #include "RankDivergentCollectiveRule.h"
 #include "engine/Engine.h"
+#include "engine/collectives/Divergence.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -28,6 +29,23 @@ void RankDivergentCollectiveRule::check(
     Functions.push_back(FD);
 }
 
+/// Clang-style message formatting: %0 ... %9 become Args[0..9].
+static std::string formatMessage(llvm::StringRef Format,
+                                 llvm::ArrayRef<std::string> Args) {
+  std::string Out;
+  for (size_t I = 0; I < Format.size(); ++I) {
+    char N = I + 1 < Format.size() ? Format[I + 1] : 0;
+    if (Format[I] == '%' && N >= '0' && N <= '9' &&
+        size_t(N - '0') < Args.size()) {
+      Out += Args[N - '0'];
+      ++I;
+      continue;
+    }
+    Out += Format[I];
+  }
+  return Out;
+}
+
 static std::string calleeName(const CollectiveSite &Site) {
   if (Site.Entry) {
     llvm::StringRef N(Site.Entry->Name);
@@ -52,7 +70,7 @@ static const char *why(const VaryOrigin &O) {
 
 /// The message when two rank classes issue different things at the same
 /// position; empty when the other class simply issues nothing more.
-static std::string orderMessage(const Engine::Divergence &D,
+static std::string orderMessage(const collectives::OrderDifference &D,
                                 const std::string &Name, unsigned OtherLine) {
   using collectives::Mismatch;
   if (!D.Here.Tok || !D.Other.Tok)
@@ -90,10 +108,17 @@ void RankDivergentCollectiveRule::reportDivergence(
     const CollectiveSite &Site, const Engine::Divergence &D) {
   std::string Name = calleeName(Site);
   const CallExpr *Call = Site.Call;
+  // Where the arms first differ, and what the other rank class issues there.
+  collectives::OrderDifference Order;
+  if (D.Branch)
+    if (auto Found = collectives::orderDifference(engine(), D.Branch))
+      if (Found->Here.Site == Call)
+        Order = *Found;
   unsigned OtherLine =
-      D.Other.Site ? SM->getExpansionLineNumber(D.Other.Site->getBeginLoc())
-                   : 0;
-  std::string Msg = orderMessage(D, Name, OtherLine);
+      Order.Other.Site
+          ? SM->getExpansionLineNumber(Order.Other.Site->getBeginLoc())
+          : 0;
+  std::string Msg = orderMessage(Order, Name, OtherLine);
   if (Msg.empty())
     Msg = formatMessage(
         !Site.Entry ? "call to '%0' issues a collective that not every rank "
@@ -108,14 +133,15 @@ void RankDivergentCollectiveRule::reportDivergence(
         {Name, why(D.Origin)});
   auto Diag = diag(Call->getBeginLoc(), Msg, *SM);
   // Inside a helper: the collective that differs (or the first one).
-  const CallExpr *Inner = D.Here.Tok && D.Here.Tok->Call != Call
-                              ? D.Here.Tok->Call
+  const CallExpr *Inner = Order.Here.Tok && Order.Here.Tok->Call != Call
+                              ? Order.Here.Tok->Call
                               : Site.InnerCollective;
   if (!Site.Entry && Inner)
     Diag.note(Inner->getBeginLoc(), "collective issued here");
-  if (D.Other.Tok && D.Other.Tok->Call)
-    Diag.note(D.Other.Tok->Call->getBeginLoc(),
-              "rank class B issues '%0' here instead", {D.Other.Tok->name()});
+  if (Order.Other.Tok && Order.Other.Tok->Call)
+    Diag.note(Order.Other.Tok->Call->getBeginLoc(),
+              formatMessage("rank class B issues '%0' here instead",
+                            {Order.Other.Tok->name()}));
   SourceLocation BranchLoc =
       D.Condition ? D.Condition->getBeginLoc()
                   : (D.Branch ? D.Branch->getBeginLoc() : SourceLocation());
@@ -123,9 +149,11 @@ void RankDivergentCollectiveRule::reportDivergence(
     Diag.note(BranchLoc, "this call throws on some ranks only; the catch "
                          "handler skips the collective there");
   else if (BranchLoc.isValid())
-    Diag.note(BranchLoc, "%0 depends on %1",
-              {D.IsLoop ? "loop condition" : "branch",
-               D.Origin.Kind == VaryKind::Rank ? "rank" : "rank-local data"});
+    Diag.note(BranchLoc, formatMessage("%0 depends on %1",
+                                       {D.IsLoop ? "loop condition" : "branch",
+                                        D.Origin.Kind == VaryKind::Rank
+                                            ? "rank"
+                                            : "rank-local data"}));
   if (D.PassedAt)
     Diag.note(D.PassedAt->getBeginLoc(), "rank-dependent value passed here");
   if (D.Origin.Loc.isValid())
@@ -139,15 +167,17 @@ void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
     bool Shape = llvm::StringRef(M.Role) == "tensor shape";
     auto Diag = diag(
         Site.Call->getBeginLoc(),
-        Shape ? "the shape of the tensors passed to collective '%0' differs "
-                "between ranks; every rank must pass tensors of the same "
-                "shape or the collective hangs or corrupts data"
-              : "argument '%1' of collective '%0' differs between ranks; "
-                "every rank must pass the same value or the collective hangs "
-                "or corrupts data",
-        {Name, M.Role}, *SM);
-    Diag.note(M.Arg->getBeginLoc(), "this argument depends on %0",
-              {why(M.Origin)});
+        formatMessage(
+            Shape ? "the shape of the tensors passed to collective '%0' "
+                    "differs between ranks; every rank must pass tensors of "
+                    "the same shape or the collective hangs or corrupts data"
+                  : "argument '%1' of collective '%0' differs between ranks; "
+                    "every rank must pass the same value or the collective "
+                    "hangs or corrupts data",
+            {Name, M.Role}),
+        *SM);
+    Diag.note(M.Arg->getBeginLoc(),
+              formatMessage("this argument depends on %0", {why(M.Origin)}));
     if (M.Origin.Loc.isValid())
       Diag.note(M.Origin.Loc, originNote(M.Origin));
     break;

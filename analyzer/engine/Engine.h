@@ -7,13 +7,12 @@
 //   - is this loop a training loop, is this statement periodic?
 // Everything is computed lazily and cached: per-function CFG facts
 // (FunctionFacts), per-function summaries bottom-up over the call graph
-// (FunctionSummary), and a forward rank-uniformity data-flow (Uniformity.h).
+// (FunctionSummary), and a forward rank-uniformity data-flow (uniformity/).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "api/ApiTable.h"
-#include "engine/collectives/Sequence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -29,8 +28,8 @@
 
 namespace distlint {
 
-class FunctionFacts;   // CFG, post-dominators, control dependence (CFGFacts.h)
-class UniformityState; // data-flow results of one function (Uniformity.h)
+class FunctionFacts;   // CFG, post-dominators, control dependence (cfg/)
+class AnalysisManager; // per-function and per-TU results (AnalysisManager.h)
 
 /// Why a value may differ between ranks.
 enum class VaryKind : uint8_t {
@@ -65,9 +64,8 @@ struct FunctionSummary {
   bool IssuesCollective = false;
   /// The first API collective reached (transitively), for notes.
   const clang::CallExpr *FirstCollective = nullptr;
-  /// What the body issues, in order (collectives/Sequence.h); null while
-  /// the function is being summarized (recursion).
-  collectives::NodeRef Sequence;
+  /// Canonical collective sequence of the whole body, for comparing arms.
+  std::string Sequence;
   /// Return value varies across ranks even with uniform arguments.
   std::optional<VaryOrigin> ReturnVaries;
   /// Parameters whose value flows into the return value.
@@ -158,10 +156,6 @@ public:
     /// Set when the divergent value reaches FD as an argument: the call
     /// that passed it.
     const clang::CallExpr *PassedAt = nullptr;
-    /// The first position where the arms differ: this collective's side and
-    /// the other rank class's (no token there: it issues nothing more).
-    collectives::Side Here, Other;
-    collectives::Mismatch Why = collectives::Mismatch::None;
   };
   std::optional<Divergence> divergenceAt(const clang::CallExpr *Collective);
   /// Arguments of a direct API collective that must agree across ranks but
@@ -173,21 +167,25 @@ public:
   };
   std::vector<ArgumentMismatch>
   mismatchedArguments(const clang::CallExpr *Collective);
+  /// Canonical collective sequence from a statement's block to the end of
+  /// the function (used to compare branch arms).
+  std::string sequenceOf(const clang::FunctionDecl *FD);
+
+  /// Token of a call in collective sequences ("" when it issues none).
+  std::string collectiveToken(const clang::CallExpr *Call);
   /// A direct collective on a communicator built by a split / new_group.
   bool isOnSubCommunicator(const clang::CallExpr *Call);
 
-  struct Impl;
-
 private:
+  friend class AnalysisManager;
   friend class UniformityAnalysis;
+  friend class SequenceBuilder;
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
-  /// First difference between the arms of Branch (cached per branch).
-  const std::optional<collectives::FirstDifference> &
-  armsDifference(const clang::FunctionDecl *FD, const clang::CFGBlock *Branch);
-  llvm::DenseMap<const clang::CFGBlock *,
-                 std::optional<collectives::FirstDifference>>
-      ArmDifferences;
+  bool armsDiffer(const clang::FunctionDecl *FD, const clang::CFGBlock *Branch,
+                  const clang::CallExpr *Collective);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
+  std::vector<std::string> computeArms(const clang::FunctionDecl *FD,
+                                       const clang::CFGBlock *Branch);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
@@ -199,7 +197,7 @@ private:
   friend class SummaryBuilder;
   clang::ASTContext &Ctx;
   const api::ApiIndex &Api;
-  std::unique_ptr<Impl> P;
+  std::unique_ptr<AnalysisManager> P;
 };
 
 } // namespace distlint

@@ -45,8 +45,7 @@ TEST(MpiTable, NameClassifier) {
 TEST(MpiTable, EveryCollectiveOfTheRealHeaderHasARow) {
   if (!llvm::sys::fs::is_directory(MpiInclude))
     GTEST_SKIP() << "Open MPI headers not installed";
-  apitest::Snippet Real("#include <mpi.h>\n",
-                        {std::string("-I") + MpiInclude},
+  apitest::Snippet Real("#include <mpi.h>\n", {std::string("-I") + MpiInclude},
                         /*UseTestdataInclude=*/false);
   ASSERT_TRUE(Real.ok());
   api::ApiIndex Api;

@@ -1,8 +1,9 @@
 //===- SequenceTest.cpp - Collective sequences and their comparison -------===//
-#include "ApiTestSupport.h"
-#include "engine/CFGFacts.h"
-#include "engine/Engine.h"
 #include "engine/collectives/Sequence.h"
+#include "ApiTestSupport.h"
+#include "engine/Engine.h"
+#include "engine/cfg/CFGFacts.h"
+#include "engine/collectives/Divergence.h"
 #include "engine/collectives/SequenceBuilder.h"
 
 #include "gtest/gtest.h"
@@ -12,20 +13,20 @@ using namespace distlint::collectives;
 
 namespace {
 
-const api::ApiEntry BarrierRow{api::Family::Mpi, api::Role::Collective,
-                               "MPI_Barrier", {}};
-const api::ApiEntry AllreduceRow{api::Family::Mpi, api::Role::Collective,
-                                 "MPI_Allreduce", {}};
-const api::ApiEntry BcastRow{api::Family::Mpi, api::Role::Collective,
-                             "MPI_Bcast", {}};
-const api::ApiEntry SendRow{api::Family::Mpi, api::Role::PointToPoint,
-                            "MPI_Ssend", {}};
+const api::ApiEntry BarrierRow{
+    api::Family::Mpi, api::Role::Collective, "MPI_Barrier", {}};
+const api::ApiEntry AllreduceRow{
+    api::Family::Mpi, api::Role::Collective, "MPI_Allreduce", {}};
+const api::ApiEntry BcastRow{
+    api::Family::Mpi, api::Role::Collective, "MPI_Bcast", {}};
+const api::ApiEntry SendRow{
+    api::Family::Mpi, api::Role::PointToPoint, "MPI_Ssend", {}};
 
 NodeRef tok(const api::ApiEntry &Row, ArgKey Root = {}, ArgKey Comm = {}) {
   Token T;
   T.Op = &Row;
   T.Kind = Row.TheRole == api::Role::PointToPoint ? TokenKind::PointToPoint
-                                                   : TokenKind::Collective;
+                                                  : TokenKind::Collective;
   T.Root = Root;
   T.Comm = Comm;
   return Node::token(T);
@@ -114,19 +115,21 @@ TEST(Sequence, UniformChoicesAreMadeAlike) {
   EXPECT_EQ(sideName(D->A), "end");
   EXPECT_EQ(sideName(D->B), "MPI_Allreduce");
   // ... else { if (n % 2) allreduce; }: the same choice on both sides.
-  EXPECT_FALSE(diff(Odd, Node::alt(uniformKey(7), {allreduce(), Node::empty()})));
+  EXPECT_FALSE(
+      diff(Odd, Node::alt(uniformKey(7), {allreduce(), Node::empty()})));
   // Two different conditions are independent choices.
-  EXPECT_TRUE(diff(Odd, Node::alt(uniformKey(8), {allreduce(), Node::empty()})));
+  EXPECT_TRUE(
+      diff(Odd, Node::alt(uniformKey(8), {allreduce(), Node::empty()})));
   // Nested: the same pair of choices in a different shape still agrees.
   NodeRef Nested = Node::alt(
       uniformKey(1), {Node::alt(uniformKey(2), {barrier(), bcast()}), bcast()});
-  EXPECT_FALSE(diff(Nested, Node::alt(uniformKey(1),
-                                      {Node::alt(uniformKey(2),
-                                                 {barrier(), bcast()}),
-                                       bcast()})));
-  D = diff(Nested,
-           Node::alt(uniformKey(1),
-                     {Node::alt(uniformKey(2), {bcast(), barrier()}), bcast()}));
+  EXPECT_FALSE(diff(
+      Nested,
+      Node::alt(uniformKey(1),
+                {Node::alt(uniformKey(2), {barrier(), bcast()}), bcast()})));
+  D = diff(Nested, Node::alt(uniformKey(1),
+                             {Node::alt(uniformKey(2), {bcast(), barrier()}),
+                              bcast()}));
   ASSERT_TRUE(D);
   EXPECT_EQ(D->Why, Mismatch::Operation);
 }
@@ -134,8 +137,8 @@ TEST(Sequence, UniformChoicesAreMadeAlike) {
 TEST(Sequence, Loops) {
   NodeRef Body = Node::seq({barrier(), allreduce()});
   // Same trip count: the bodies are compared pairwise.
-  EXPECT_FALSE(diff(Node::loop(uniformKey(5), Body),
-                    Node::loop(uniformKey(5), Body)));
+  EXPECT_FALSE(
+      diff(Node::loop(uniformKey(5), Body), Node::loop(uniformKey(5), Body)));
   auto D = diff(Node::loop(uniformKey(5), Body),
                 Node::loop(uniformKey(5), Node::seq({allreduce(), barrier()})));
   ASSERT_TRUE(D);
@@ -148,8 +151,8 @@ TEST(Sequence, Loops) {
 }
 
 TEST(Sequence, FailStopPathsNeverDiffer) {
-  EXPECT_FALSE(diff(Node::alt(uniformKey(1), {Node::failStop(), barrier()}),
-                    barrier()));
+  EXPECT_FALSE(
+      diff(Node::alt(uniformKey(1), {Node::failStop(), barrier()}), barrier()));
   EXPECT_FALSE(diff(Node::failStop(), barrier()));
   // Issued before the job ends: the other side still waits.
   EXPECT_TRUE(diff(Node::seq({barrier(), Node::failStop()}), Node::empty()));
@@ -162,7 +165,8 @@ TEST(Sequence, PointToPointTakesPartInTheOrder) {
   EXPECT_EQ(D->Why, Mismatch::PointToPointWait);
   // Sends and receives alone (nothing opposite, or each other) are fine.
   EXPECT_FALSE(diff(Send, Node::empty()));
-  EXPECT_FALSE(diff(Node::seq({Send, barrier()}), Node::seq({Send, barrier()})));
+  EXPECT_FALSE(
+      diff(Node::seq({Send, barrier()}), Node::seq({Send, barrier()})));
   EXPECT_FALSE(diff(Node::seq({Send, barrier()}),
                     Node::seq({tok(SendRow), Send, barrier()})));
 }
@@ -195,14 +199,15 @@ struct Fixture {
       E = std::make_unique<Engine>(S.context(), Api);
   }
   std::string tree(llvm::StringRef Function) {
-    const auto *FD = llvm::dyn_cast_or_null<clang::FunctionDecl>(
-        S.decl(Function));
+    const auto *FD =
+        llvm::dyn_cast_or_null<clang::FunctionDecl>(S.decl(Function));
     if (!FD)
       return "<no function>";
     FunctionFacts *F = E->facts(FD);
     if (!F)
       return "<no cfg>";
-    return print(SequenceBuilder(*E, *F).function());
+    CalleeTrees Callees;
+    return print(SequenceBuilder(*E, *F, Callees).function());
   }
   apitest::Snippet S;
   api::ApiIndex Api;
@@ -264,8 +269,11 @@ TEST(SequenceBuilder, TreesOfFunctions) {
 TEST(SequenceBuilder, DivergenceAtTheFirstDifference) {
   Fixture F(Program);
   ASSERT_TRUE(F.S.ok());
-  auto D = F.E->divergenceAt(F.S.call("@barrier", "MPI_Barrier"));
+  auto Div = F.E->divergenceAt(F.S.call("@barrier", "MPI_Barrier"));
+  ASSERT_TRUE(Div);
+  auto D = orderDifference(*F.E, Div->Branch);
   ASSERT_TRUE(D);
+  EXPECT_EQ(D->Here.Site, F.S.call("@barrier", "MPI_Barrier"));
   EXPECT_EQ(D->Why, Mismatch::Operation);
   ASSERT_TRUE(D->Other.Tok);
   EXPECT_EQ(D->Other.Tok->name(), "MPI_Allreduce");
@@ -276,7 +284,9 @@ TEST(SequenceBuilder, DivergenceAtTheFirstDifference) {
   // Same uniform choice in both arms: no divergence.
   EXPECT_FALSE(F.E->divergenceAt(F.S.call("@nested", "sum")));
   // Same operation, different constant roots at the same position.
-  auto R = F.E->divergenceAt(F.S.call("@root0", "MPI_Bcast"));
+  auto RDiv = F.E->divergenceAt(F.S.call("@root0", "MPI_Bcast"));
+  ASSERT_TRUE(RDiv);
+  auto R = orderDifference(*F.E, RDiv->Branch);
   ASSERT_TRUE(R);
   EXPECT_EQ(R->Why, Mismatch::Root);
   EXPECT_EQ(R->Other.Site, F.S.call("@root1", "MPI_Bcast"));

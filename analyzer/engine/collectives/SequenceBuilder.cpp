@@ -1,9 +1,10 @@
 //===- SequenceBuilder.cpp - Collective sequences from the CFG ------------===//
 #include "engine/collectives/SequenceBuilder.h"
 
-#include "engine/CFGFacts.h"
 #include "engine/Engine.h"
 #include "engine/Values.h"
+#include "engine/ast/AstHelpers.h"
+#include "engine/cfg/CFGFacts.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -232,7 +233,7 @@ NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
     }
     const FunctionDecl *Callee = E.resolveCallee(Call);
     if (Callee && Callee->hasBody() && E.isUserCode(Callee))
-      Parts.push_back(Node::call(Call, E.summary(Callee).Sequence));
+      Parts.push_back(Node::call(Call, functionSequence(E, Callee, Callees)));
   }
   if (B->hasNoReturnElement())
     EndsJob = true;
@@ -254,8 +255,6 @@ SequenceBuilder::walk(const CFGBlock *B,
       break;
     }
     if (--Budget < 0) {
-      if (!BudgetHit)
-        noteBudgetHit("collective-sequence block");
       BudgetHit = true;
       break;
     }
@@ -326,6 +325,23 @@ SequenceBuilder::walk(const CFGBlock *B,
   for (const CFGBlock *A : Added)
     OnPath.erase(A);
   return {Node::seq(std::move(Parts)), Ended};
+}
+
+NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
+                         CalleeTrees &Callees) {
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  auto It = Callees.Done.find(FD);
+  if (It != Callees.Done.end())
+    return It->second;
+  FunctionFacts *F = E.facts(FD);
+  if (!F || Callees.InProgress.size() >= CalleeTrees::MaxDepth ||
+      !Callees.InProgress.insert(FD).second)
+    return Node::empty(); // No CFG, too deep, or recursion.
+  NodeRef Tree = SequenceBuilder(E, *F, Callees).function();
+  Callees.InProgress.erase(FD);
+  Callees.Done[FD] = Tree;
+  return Tree;
 }
 
 NodeRef SequenceBuilder::function() { return walk(&F.cfg().getEntry(), {}).N; }

@@ -14,6 +14,7 @@
 #include "engine/collectives/Sequence.h"
 
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <vector>
@@ -50,9 +51,22 @@ bool endsJob(Engine &E, const clang::CallExpr *Call);
 /// Key of the choice a branch or loop terminator makes.
 ChoiceKey choiceKey(Engine &E, const clang::Stmt *Terminator);
 
+/// Trees of called user functions, shared by the builders of one question:
+/// each callee is built once; recursion and deep call chains yield nothing.
+struct CalleeTrees {
+  llvm::DenseMap<const clang::FunctionDecl *, NodeRef> Done;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+  static constexpr unsigned MaxDepth = 8;
+};
+
+/// Everything FD issues, entry to exit (its callees inlined).
+NodeRef functionSequence(Engine &E, const clang::FunctionDecl *FD,
+                         CalleeTrees &Callees);
+
 class SequenceBuilder {
 public:
-  SequenceBuilder(Engine &E, FunctionFacts &F) : E(E), F(F) {}
+  SequenceBuilder(Engine &E, FunctionFacts &F, CalleeTrees &Callees)
+      : E(E), F(F), Callees(Callees) {}
 
   /// Everything the function issues, entry to exit.
   NodeRef function();
@@ -72,6 +86,7 @@ private:
 
   Engine &E;
   FunctionFacts &F;
+  CalleeTrees &Callees;
   llvm::SmallPtrSet<const clang::CFGBlock *, 32> OnPath;
   int Budget = BlockBudget;
   bool BudgetHit = false;
