@@ -10,6 +10,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
 
@@ -28,7 +29,8 @@ bool isCollectiveName(llvm::StringRef Name) {
   static const llvm::Regex Collective(
       "^MPI_(I?(Barrier|Bcast|Gatherv?|Scatterv?|Allgatherv?|Alltoall[vw]?|"
       "Reduce|Allreduce|Reduce_scatter|Reduce_scatter_block|Scan|Exscan)|"
-      "(Neighbor|Ineighbor)_(allgatherv?|alltoall[vw]?))(_init)?$");
+      "(Neighbor|Ineighbor)_(allgatherv?|alltoall[vw]?))(_init)?$",
+      llvm::Regex::IgnoreCase);
   return Collective.match(Name);
 }
 
@@ -51,7 +53,13 @@ TEST(MpiTable, EveryCollectiveOfTheRealHeaderHasARow) {
   api::ApiIndex Api;
   std::vector<std::string> Missing;
   unsigned Seen = 0;
-  for (const Decl *D : Real.context().getTranslationUnitDecl()->decls()) {
+  std::vector<const Decl *> Decls;
+  for (const Decl *D : Real.context().getTranslationUnitDecl()->decls())
+    if (const auto *L = dyn_cast<LinkageSpecDecl>(D)) // extern "C" { ... }
+      Decls.insert(Decls.end(), L->decls_begin(), L->decls_end());
+    else
+      Decls.push_back(D);
+  for (const Decl *D : Decls) {
     const auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD || !FD->getIdentifier() || !isCollectiveName(FD->getName()))
       continue;
@@ -59,9 +67,9 @@ TEST(MpiTable, EveryCollectiveOfTheRealHeaderHasARow) {
     if (!Api.has(FD, api::Role::Collective))
       Missing.push_back(FD->getName().str());
   }
-  // Open MPI 4.1 declares about fifty collectives; fewer means the header
-  // was not the one expected.
-  EXPECT_GE(Seen, 45u);
+  // Open MPI 4.1 declares 44 of them; fewer means the header was not the
+  // one expected.
+  EXPECT_GE(Seen, 40u);
   std::string List;
   for (const std::string &M : Missing)
     List += " " + M;

@@ -167,8 +167,11 @@ TEST(Sequence, PointToPointTakesPartInTheOrder) {
   EXPECT_FALSE(diff(Send, Node::empty()));
   EXPECT_FALSE(
       diff(Node::seq({Send, barrier()}), Node::seq({Send, barrier()})));
-  EXPECT_FALSE(diff(Node::seq({Send, barrier()}),
-                    Node::seq({tok(SendRow), Send, barrier()})));
+  // One more send on one side: it blocks opposite the other's barrier.
+  D = diff(Node::seq({Send, barrier()}),
+           Node::seq({tok(SendRow), Send, barrier()}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Why, Mismatch::PointToPointWait);
 }
 
 TEST(Sequence, BudgetIsReported) {

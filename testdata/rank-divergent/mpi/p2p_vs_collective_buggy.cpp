@@ -6,7 +6,7 @@
 #include <cstdio>
 
 static void handoff(double *value, int peer) {
-  MPI_Ssend(value, 1, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD);
+  MPI_Ssend(value, 1, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD); // expect-note: rank class B issues 'MPI_Ssend' here instead
 }
 
 int main(int argc, char **argv) {
@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   double partial = 2.5 * rank;
   if (rank == 0) {
-    handoff(&partial, 1); // expect-note: rank class B issues 'MPI_Ssend' here instead
+    handoff(&partial, 1);
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (rank == 1) {
     MPI_Barrier(MPI_COMM_WORLD); // expect: distlint-rank-divergent-collective
