@@ -1,4 +1,5 @@
-//===- TorchAbi.h - What the preload library asks the LibTorch helper -*- C++ -*-===//
+//===- TorchAbi.h - What the preload library asks the LibTorch helper -*- C++
+//-*-===//
 //
 // The c10d hooks see tensors and options as opaque pointers: the preload
 // library is built without LibTorch. libdistlint-rt-torch.so, built against
@@ -15,12 +16,12 @@ extern "C" {
 
 /// What a process-group call moves, as the trace records it.
 struct DlrtTorchDesc {
-  uint64_t Count;    ///< Elements of the input tensors, summed.
-  int32_t DataType;  ///< c10::ScalarType of the first input tensor, -1 none.
-  int32_t RedOp;     ///< c10d::ReduceOp::RedOpType, -1 none.
-  int32_t Root;      ///< Root rank of rooted collectives, else -1.
-  int32_t Tensors;   ///< Input tensors.
-  uint64_t Shape;    ///< dlrtShapeCode of the first input tensor.
+  uint64_t Count;   ///< Elements of the input tensors, summed.
+  int32_t DataType; ///< c10::ScalarType of the first input tensor, -1 none.
+  int32_t RedOp;    ///< c10d::ReduceOp::RedOpType, -1 none.
+  int32_t Root;     ///< Root rank of rooted collectives, else -1.
+  int32_t Tensors;  ///< Input tensors.
+  uint64_t Shape;   ///< dlrtShapeCode of the first input tensor.
 };
 
 /// The arguments of a hooked call after `this`, in order (null when absent).
@@ -31,9 +32,11 @@ struct DlrtTorchArgs {
 };
 
 /// Fills Out for the c10d call Op (a distlint::rt::OpCode value); 0 on success.
-typedef int (*DlrtTorchDescribeFn)(int Op, const DlrtTorchArgs *Args, DlrtTorchDesc *Out);
+typedef int (*DlrtTorchDescribeFn)(int Op, const DlrtTorchArgs *Args,
+                                   DlrtTorchDesc *Out);
 /// Rank and size of a c10d::ProcessGroup / Backend.
-typedef int (*DlrtTorchGroupFn)(const void *Group, int32_t *Rank, int32_t *Size);
+typedef int (*DlrtTorchGroupFn)(const void *Group, int32_t *Rank,
+                                int32_t *Size);
 /// The helper's version of this interface (kDlrtTorchAbi).
 typedef int (*DlrtTorchAbiFn)(void);
 }

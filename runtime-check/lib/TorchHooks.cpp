@@ -1,4 +1,5 @@
-//===- TorchHooks.cpp - LibTorch c10d process groups, recorded and forwarded ===//
+//===- TorchHooks.cpp - LibTorch c10d process groups, recorded and forwarded
+//===//
 //
 // Collectives are virtual calls (ProcessGroup::allreduce → the backend's
 // override), so they cannot be caught at the caller. But libtorch_cpu.so
@@ -42,12 +43,13 @@ using namespace distlint::rt;
 
 namespace {
 
-const char *const TorchSonames[] = {"libtorch_cpu.so", "libtorch_cuda.so", "libtorch.so",
-                                    nullptr};
+const char *const TorchSonames[] = {"libtorch_cpu.so", "libtorch_cuda.so",
+                                    "libtorch.so", nullptr};
 
 enum class Backend { Gloo, Nccl };
 
-// ---- The LibTorch helper --------------------------------------------------------
+// ---- The LibTorch helper
+// --------------------------------------------------------
 
 struct Helper {
   DlrtTorchDescribeFn Describe = nullptr;
@@ -61,22 +63,29 @@ Helper loadHelper() {
     Path = Env;
   } else {
     Dl_info Info;
-    if (dladdr(reinterpret_cast<void *>(&loadHelper), &Info) && Info.dli_fname) {
+    if (dladdr(reinterpret_cast<void *>(&loadHelper), &Info) &&
+        Info.dli_fname) {
       Path = Info.dli_fname;
       Path = Path.substr(0, Path.rfind('/') + 1) + "libdistlint-rt-torch.so";
     }
   }
-  void *Lib = Path.empty() ? nullptr : dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  auto Abi = Lib ? reinterpret_cast<DlrtTorchAbiFn>(dlsym(Lib, "dlrt_torch_abi")) : nullptr;
+  void *Lib =
+      Path.empty() ? nullptr : dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  auto Abi =
+      Lib ? reinterpret_cast<DlrtTorchAbiFn>(dlsym(Lib, "dlrt_torch_abi"))
+          : nullptr;
   if (Abi && Abi() == kDlrtTorchAbi) {
-    H.Describe = reinterpret_cast<DlrtTorchDescribeFn>(dlsym(Lib, "dlrt_torch_describe"));
-    H.Group = reinterpret_cast<DlrtTorchGroupFn>(dlsym(Lib, "dlrt_torch_group"));
+    H.Describe = reinterpret_cast<DlrtTorchDescribeFn>(
+        dlsym(Lib, "dlrt_torch_describe"));
+    H.Group =
+        reinterpret_cast<DlrtTorchGroupFn>(dlsym(Lib, "dlrt_torch_group"));
   }
   if (!H.Describe || !H.Group)
-    logLine("LibTorch process groups: %s not usable (%s); collectives are recorded "
-            "without tensor counts, types or shapes",
-            Path.empty() ? "libdistlint-rt-torch.so" : Path.c_str(),
-            Lib ? "built for another LibTorch interface" : dlerror());
+    logLine(
+        "LibTorch process groups: %s not usable (%s); collectives are recorded "
+        "without tensor counts, types or shapes",
+        Path.empty() ? "libdistlint-rt-torch.so" : Path.c_str(),
+        Lib ? "built for another LibTorch interface" : dlerror());
   return H;
 }
 
@@ -85,11 +94,14 @@ const Helper &helper() {
   return H;
 }
 
-// ---- Process groups ---------------------------------------------------------------
+// ---- Process groups
+// ---------------------------------------------------------------
 
 std::atomic<uint64_t> Constructed[2];
 
-uint64_t backendTag(Backend B) { return B == Backend::Gloo ? 0x476c6f6full : 0x4e43434cull; }
+uint64_t backendTag(Backend B) {
+  return B == Backend::Gloo ? 0x476c6f6full : 0x4e43434cull;
+}
 
 /// A group constructed here: every member constructs its groups in the
 /// same order, so (backend, ordinal, size) is the same id on all of them.
@@ -107,13 +119,15 @@ CommState *groupState(const void *Self) {
   int32_t Rank = -1, Size = 0;
   if (helper().Group)
     helper().Group(Self, &Rank, &Size);
-  CommState *C = addComm(Api::C10d, uintptr_t(Self), adoptedCommId(Api::C10d), Rank, Size);
+  CommState *C =
+      addComm(Api::C10d, uintptr_t(Self), adoptedCommId(Api::C10d), Rank, Size);
   CallSite None;
   recordCommCreate(C, OpCode::None, 0, 0, None, 0);
   return C;
 }
 
-// ---- Work objects -------------------------------------------------------------------
+// ---- Work objects
+// -------------------------------------------------------------------
 
 /// Work* -> the slot of the operation it completes. Gloo's worker may
 /// finish a Work before the issuing hook got to remember it: that is kept
@@ -180,7 +194,8 @@ bool workSlot(const void *Work, uint64_t &Slot) {
   return true;
 }
 
-// ---- Recording -----------------------------------------------------------------------
+// ---- Recording
+// -----------------------------------------------------------------------
 
 /// Finishes the record even when the real call throws (c10::Error): this
 /// file is built with unwind tables and cleanups, never catches.
@@ -195,8 +210,9 @@ struct IssueGuard {
 
 /// A collective or point-to-point method; Real returns the Work slot.
 template <class Call>
-void *recordGroupCall(void *HookFrame, const void *Self, OpCode Op, int32_t Peer,
-                      int32_t Tag, const DlrtTorchArgs &Args, void *Ret, Call &&Real) {
+void *recordGroupCall(void *HookFrame, const void *Self, OpCode Op,
+                      int32_t Peer, int32_t Tag, const DlrtTorchArgs &Args,
+                      void *Ret, Call &&Real) {
   TraceWriter *T = trace();
   if (!T || insideHook())
     return Real();
@@ -251,17 +267,18 @@ struct WaitGuard {
 
 } // namespace
 
-// ---- Hooks ---------------------------------------------------------------------------
+// ---- Hooks
+// ---------------------------------------------------------------------------
 // C10D_HOOK(Name, Symbol, Return, Params...) defines the hook Name exported
 // as Symbol; REAL(Name) is the definition it hides.
 
 #define DLRT_C10D_EXPORT __attribute__((visibility("default"), noinline))
-#define C10D_HOOK(Name, Symbol, Return, ...)                                             \
-  extern "C" DLRT_C10D_EXPORT Return Name(__VA_ARGS__) __asm__(Symbol);                   \
-  namespace {                                                                            \
-  constexpr const char Name##_symbol[] = Symbol;                                         \
-  RealFunction<Return (*)(__VA_ARGS__)> Name##_real;                                     \
-  }                                                                                      \
+#define C10D_HOOK(Name, Symbol, Return, ...)                                   \
+  extern "C" DLRT_C10D_EXPORT Return Name(__VA_ARGS__) __asm__(Symbol);        \
+  namespace {                                                                  \
+  constexpr const char Name##_symbol[] = Symbol;                               \
+  RealFunction<Return (*)(__VA_ARGS__)> Name##_real;                           \
+  }                                                                            \
   extern "C" Return Name(__VA_ARGS__)
 #define REAL(Name) realOf(Name##_real, Name##_symbol)
 
@@ -284,129 +301,153 @@ template <class Fn> Fn realOf(RealFunction<Fn> &Real, const char *Symbol) {
 #define FRAME __builtin_frame_address(0)
 
 // Backend-generic bodies: one per signature shape.
-#define GROUP_CALL(Op, Peer, Tag, First, Second, Options, RealCall)                      \
-  recordGroupCall(FRAME, Self, OpCode::Op, Peer, Tag, DlrtTorchArgs{First, Second, Options}, \
-                  Ret, [&] { return RealCall; })
+#define GROUP_CALL(Op, Peer, Tag, First, Second, Options, RealCall)            \
+  recordGroupCall(FRAME, Self, OpCode::Op, Peer, Tag,                          \
+                  DlrtTorchArgs{First, Second, Options}, Ret,                  \
+                  [&] { return RealCall; })
 
 // Each collective, for Gloo and NCCL (the mangled names differ only in the
 // class name, which has the same length, so the substitutions agree).
-#define C10D_VEC_OPTS(Method, Mangled, Op)                                               \
-  C10D_HOOK(dlrt_gloo_##Method, GLOO Mangled, void *, void *Ret, void *Self, void *Tensors, \
-            const void *Opts) {                                                          \
-    return GROUP_CALL(Op, -1, -1, Tensors, nullptr, Opts,                                \
-                      REAL(dlrt_gloo_##Method)(Ret, Self, Tensors, Opts));               \
-  }                                                                                      \
-  C10D_HOOK(dlrt_nccl_##Method, NCCL Mangled, void *, void *Ret, void *Self, void *Tensors, \
-            const void *Opts) {                                                          \
-    return GROUP_CALL(Op, -1, -1, Tensors, nullptr, Opts,                                \
-                      REAL(dlrt_nccl_##Method)(Ret, Self, Tensors, Opts));               \
+#define C10D_VEC_OPTS(Method, Mangled, Op)                                     \
+  C10D_HOOK(dlrt_gloo_##Method, GLOO Mangled, void *, void *Ret, void *Self,   \
+            void *Tensors, const void *Opts) {                                 \
+    return GROUP_CALL(Op, -1, -1, Tensors, nullptr, Opts,                      \
+                      REAL(dlrt_gloo_##Method)(Ret, Self, Tensors, Opts));     \
+  }                                                                            \
+  C10D_HOOK(dlrt_nccl_##Method, NCCL Mangled, void *, void *Ret, void *Self,   \
+            void *Tensors, const void *Opts) {                                 \
+    return GROUP_CALL(Op, -1, -1, Tensors, nullptr, Opts,                      \
+                      REAL(dlrt_nccl_##Method)(Ret, Self, Tensors, Opts));     \
   }
-#define C10D_TWO_OPTS(Method, Mangled, Op)                                               \
-  C10D_HOOK(dlrt_gloo_##Method, GLOO Mangled, void *, void *Ret, void *Self, void *First, \
-            void *Second, const void *Opts) {                                            \
-    return GROUP_CALL(Op, -1, -1, First, Second, Opts,                                   \
-                      REAL(dlrt_gloo_##Method)(Ret, Self, First, Second, Opts));         \
-  }                                                                                      \
-  C10D_HOOK(dlrt_nccl_##Method, NCCL Mangled, void *, void *Ret, void *Self, void *First, \
-            void *Second, const void *Opts) {                                            \
-    return GROUP_CALL(Op, -1, -1, First, Second, Opts,                                   \
-                      REAL(dlrt_nccl_##Method)(Ret, Self, First, Second, Opts));         \
+#define C10D_TWO_OPTS(Method, Mangled, Op)                                     \
+  C10D_HOOK(dlrt_gloo_##Method, GLOO Mangled, void *, void *Ret, void *Self,   \
+            void *First, void *Second, const void *Opts) {                     \
+    return GROUP_CALL(                                                         \
+        Op, -1, -1, First, Second, Opts,                                       \
+        REAL(dlrt_gloo_##Method)(Ret, Self, First, Second, Opts));             \
+  }                                                                            \
+  C10D_HOOK(dlrt_nccl_##Method, NCCL Mangled, void *, void *Ret, void *Self,   \
+            void *First, void *Second, const void *Opts) {                     \
+    return GROUP_CALL(                                                         \
+        Op, -1, -1, First, Second, Opts,                                       \
+        REAL(dlrt_nccl_##Method)(Ret, Self, First, Second, Opts));             \
   }
 
-C10D_VEC_OPTS(allreduce, "9allreduceE" VEC "RKNS_16AllreduceOptionsE", C10dAllreduce)
-C10D_VEC_OPTS(allreduce_coalesced, "19allreduce_coalescedE" VEC "RKNS_25AllreduceCoalescedOptionsE",
+C10D_VEC_OPTS(allreduce, "9allreduceE" VEC "RKNS_16AllreduceOptionsE",
+              C10dAllreduce)
+C10D_VEC_OPTS(allreduce_coalesced,
+              "19allreduce_coalescedE" VEC "RKNS_25AllreduceCoalescedOptionsE",
               C10dAllreduceCoalesced)
-C10D_VEC_OPTS(broadcast, "9broadcastE" VEC "RKNS_16BroadcastOptionsE", C10dBroadcast)
+C10D_VEC_OPTS(broadcast, "9broadcastE" VEC "RKNS_16BroadcastOptionsE",
+              C10dBroadcast)
 C10D_VEC_OPTS(reduce, "6reduceE" VEC "RKNS_13ReduceOptionsE", C10dReduce)
 C10D_TWO_OPTS(allgather,
-              "9allgatherERSt6vectorIS1_IN2at6TensorESaIS3_EESaIS5_EERS5_RKNS_16AllgatherOptionsE",
-              C10dAllgather)
-C10D_TWO_OPTS(allgather_coalesced,
-              "19allgather_coalescedERSt6vectorIS1_IN2at6TensorESaIS3_EESaIS5_EERS5_RKNS_"
+              "9allgatherERSt6vectorIS1_IN2at6TensorESaIS3_EESaIS5_EERS5_RKNS_"
               "16AllgatherOptionsE",
-              C10dAllgatherCoalesced)
+              C10dAllgather)
+C10D_TWO_OPTS(
+    allgather_coalesced,
+    "19allgather_coalescedERSt6vectorIS1_IN2at6TensorESaIS3_EESaIS5_EERS5_RKNS_"
+    "16AllgatherOptionsE",
+    C10dAllgatherCoalesced)
 C10D_TWO_OPTS(gather,
-              "6gatherERSt6vectorIS1_IN2at6TensorESaIS3_EESaIS5_EERS5_RKNS_13GatherOptionsE",
+              "6gatherERSt6vectorIS1_IN2at6TensorESaIS3_EESaIS5_EERS5_RKNS_"
+              "13GatherOptionsE",
               C10dGather)
 C10D_TWO_OPTS(scatter,
-              "7scatterERSt6vectorIN2at6TensorESaIS3_EERS1_IS5_SaIS5_EERKNS_14ScatterOptionsE",
+              "7scatterERSt6vectorIN2at6TensorESaIS3_EERS1_IS5_SaIS5_EERKNS_"
+              "14ScatterOptionsE",
               C10dScatter)
-C10D_TWO_OPTS(reduce_scatter,
-              "14reduce_scatterERSt6vectorIN2at6TensorESaIS3_EERS1_IS5_SaIS5_EERKNS_"
-              "20ReduceScatterOptionsE",
-              C10dReduceScatter)
-C10D_TWO_OPTS(allgather_base, "15_allgather_baseERN2at6TensorES3_RKNS_16AllgatherOptionsE",
+C10D_TWO_OPTS(
+    reduce_scatter,
+    "14reduce_scatterERSt6vectorIN2at6TensorESaIS3_EERS1_IS5_SaIS5_EERKNS_"
+    "20ReduceScatterOptionsE",
+    C10dReduceScatter)
+C10D_TWO_OPTS(allgather_base,
+              "15_allgather_baseERN2at6TensorES3_RKNS_16AllgatherOptionsE",
               C10dAllgatherBase)
-C10D_TWO_OPTS(reduce_scatter_base,
-              "20_reduce_scatter_baseERN2at6TensorES3_RKNS_20ReduceScatterOptionsE",
-              C10dReduceScatterBase)
+C10D_TWO_OPTS(
+    reduce_scatter_base,
+    "20_reduce_scatter_baseERN2at6TensorES3_RKNS_20ReduceScatterOptionsE",
+    C10dReduceScatterBase)
 
-#define C10D_ALLTOALL_BASE(Backend, Prefix)                                             \
-  C10D_HOOK(dlrt_##Backend##_alltoall_base,                                              \
-            Prefix "13alltoall_baseERN2at6TensorES3_RSt6vectorIlSaIlEES7_RKNS_15AllToAllOptionsE", \
-            void *, void *Ret, void *Self, void *Out, void *In, void *OutSplit, void *InSplit, \
-            const void *Opts) {                                                          \
-    return GROUP_CALL(C10dAlltoallBase, -1, -1, Out, In, Opts,                           \
-                      REAL(dlrt_##Backend##_alltoall_base)(Ret, Self, Out, In, OutSplit, \
-                                                           InSplit, Opts));              \
+#define C10D_ALLTOALL_BASE(Backend, Prefix)                                    \
+  C10D_HOOK(dlrt_##Backend##_alltoall_base,                                    \
+            Prefix "13alltoall_baseERN2at6TensorES3_RSt6vectorIlSaIlEES7_"     \
+                   "RKNS_15AllToAllOptionsE",                                  \
+            void *, void *Ret, void *Self, void *Out, void *In,                \
+            void *OutSplit, void *InSplit, const void *Opts) {                 \
+    return GROUP_CALL(C10dAlltoallBase, -1, -1, Out, In, Opts,                 \
+                      REAL(dlrt_##Backend##_alltoall_base)(                    \
+                          Ret, Self, Out, In, OutSplit, InSplit, Opts));       \
   }
 C10D_ALLTOALL_BASE(gloo, GLOO)
 C10D_ALLTOALL_BASE(nccl, NCCL)
 
-#define C10D_BARRIER(Backend, Prefix)                                                    \
-  C10D_HOOK(dlrt_##Backend##_barrier, Prefix "7barrierERKNS_14BarrierOptionsE", void *,   \
-            void *Ret, void *Self, const void *Opts) {                                   \
-    return GROUP_CALL(C10dBarrier, -1, -1, nullptr, nullptr, Opts,                       \
-                      REAL(dlrt_##Backend##_barrier)(Ret, Self, Opts));                  \
+#define C10D_BARRIER(Backend, Prefix)                                          \
+  C10D_HOOK(dlrt_##Backend##_barrier,                                          \
+            Prefix "7barrierERKNS_14BarrierOptionsE", void *, void *Ret,       \
+            void *Self, const void *Opts) {                                    \
+    return GROUP_CALL(C10dBarrier, -1, -1, nullptr, nullptr, Opts,             \
+                      REAL(dlrt_##Backend##_barrier)(Ret, Self, Opts));        \
   }
 C10D_BARRIER(gloo, GLOO)
 C10D_BARRIER(nccl, NCCL)
 
-#define C10D_P2P(Backend, Prefix)                                                        \
-  C10D_HOOK(dlrt_##Backend##_send, Prefix "4sendE" VEC "ii", void *, void *Ret, void *Self, \
-            void *Tensors, int Dst, int Tag) {                                           \
-    return GROUP_CALL(C10dSend, Dst, Tag, Tensors, nullptr, nullptr,                     \
-                      REAL(dlrt_##Backend##_send)(Ret, Self, Tensors, Dst, Tag));        \
-  }                                                                                      \
-  C10D_HOOK(dlrt_##Backend##_recv, Prefix "4recvE" VEC "ii", void *, void *Ret, void *Self, \
-            void *Tensors, int Src, int Tag) {                                           \
-    return GROUP_CALL(C10dRecv, Src, Tag, Tensors, nullptr, nullptr,                     \
-                      REAL(dlrt_##Backend##_recv)(Ret, Self, Tensors, Src, Tag));        \
-  }                                                                                      \
-  C10D_HOOK(dlrt_##Backend##_recvAnysource, Prefix "13recvAnysourceE" VEC "i", void *,    \
-            void *Ret, void *Self, void *Tensors, int Tag) {                             \
-    return GROUP_CALL(C10dRecvAnysource, -1, Tag, Tensors, nullptr, nullptr,             \
-                      REAL(dlrt_##Backend##_recvAnysource)(Ret, Self, Tensors, Tag));    \
+#define C10D_P2P(Backend, Prefix)                                              \
+  C10D_HOOK(dlrt_##Backend##_send, Prefix "4sendE" VEC "ii", void *,           \
+            void *Ret, void *Self, void *Tensors, int Dst, int Tag) {          \
+    return GROUP_CALL(                                                         \
+        C10dSend, Dst, Tag, Tensors, nullptr, nullptr,                         \
+        REAL(dlrt_##Backend##_send)(Ret, Self, Tensors, Dst, Tag));            \
+  }                                                                            \
+  C10D_HOOK(dlrt_##Backend##_recv, Prefix "4recvE" VEC "ii", void *,           \
+            void *Ret, void *Self, void *Tensors, int Src, int Tag) {          \
+    return GROUP_CALL(                                                         \
+        C10dRecv, Src, Tag, Tensors, nullptr, nullptr,                         \
+        REAL(dlrt_##Backend##_recv)(Ret, Self, Tensors, Src, Tag));            \
+  }                                                                            \
+  C10D_HOOK(dlrt_##Backend##_recvAnysource, Prefix "13recvAnysourceE" VEC "i", \
+            void *, void *Ret, void *Self, void *Tensors, int Tag) {           \
+    return GROUP_CALL(                                                         \
+        C10dRecvAnysource, -1, Tag, Tensors, nullptr, nullptr,                 \
+        REAL(dlrt_##Backend##_recvAnysource)(Ret, Self, Tensors, Tag));        \
   }
 C10D_P2P(gloo, GLOO)
 C10D_P2P(nccl, NCCL)
 
 // Construction: (this, const intrusive_ptr<Store>&, int rank, int size,
 // intrusive_ptr<Options> by value, i.e. by address).
-#define C10D_CONSTRUCTOR(Name, Prefix, Which, Tag, Op)                                   \
-  C10D_HOOK(dlrt_##Name##_ctor##Which,                                                \
-            Prefix "C" #Which "ERKN3c1013intrusive_ptrINS_5StoreENS1_6detail34intrusive_"  \
-                   "target_default_null_typeIS3_EEEEiiNS2_INS0_7OptionsENS5_ISA_EEEE",    \
-            void, void *Self, const void *Store, int Rank, int Size, void *Options) {    \
-    REAL(dlrt_##Name##_ctor##Which)(Self, Store, Rank, Size, Options);                \
-    if (insideHook() || !trace())                                                        \
-      return;                                                                            \
-    HookScope Scope;                                                                     \
-    CallSite Site;                                                                       \
-    captureCallSite(FRAME, Site);                                                        \
-    recordCommCreate(registerGroup(Self, Backend::Tag, Rank, Size), OpCode::Op, 0, 0, Site, 0); \
+#define C10D_CONSTRUCTOR(Name, Prefix, Which, Tag, Op)                         \
+  C10D_HOOK(                                                                   \
+      dlrt_##Name##_ctor##Which,                                               \
+      Prefix                                                                   \
+      "C" #Which "ERKN3c1013intrusive_ptrINS_5StoreENS1_6detail34intrusive_"   \
+      "target_default_null_typeIS3_EEEEiiNS2_INS0_7OptionsENS5_ISA_EEEE",      \
+      void, void *Self, const void *Store, int Rank, int Size,                 \
+      void *Options) {                                                         \
+    REAL(dlrt_##Name##_ctor##Which)(Self, Store, Rank, Size, Options);         \
+    if (insideHook() || !trace())                                              \
+      return;                                                                  \
+    HookScope Scope;                                                           \
+    CallSite Site;                                                             \
+    captureCallSite(FRAME, Site);                                              \
+    recordCommCreate(registerGroup(Self, Backend::Tag, Rank, Size),            \
+                     OpCode::Op, 0, 0, Site, 0);                               \
   }
 C10D_CONSTRUCTOR(gloo, GLOO, 1, Gloo, C10dCreateGloo)
 C10D_CONSTRUCTOR(gloo, GLOO, 2, Gloo, C10dCreateGloo)
 C10D_CONSTRUCTOR(nccl, NCCL, 1, Nccl, C10dCreateNccl)
 C10D_CONSTRUCTOR(nccl, NCCL, 2, Nccl, C10dCreateNccl)
 
-// ---- Work completion ---------------------------------------------------------------------
+// ---- Work completion
+// ---------------------------------------------------------------------
 #define WAIT_ARGS "ENSt6chrono8durationIlSt5ratioILl1ELl1000EEEE"
 
 /// Work::wait (and the overrides of Gloo's send/recv works and WorkNCCL):
 /// watched while it blocks; returning means the operation is done.
-template <class Call> bool recordWait(void *HookFrame, const void *Work, Call &&Real) {
+template <class Call>
+bool recordWait(void *HookFrame, const void *Work, Call &&Real) {
   TraceWriter *T = trace();
   if (!T || insideHook())
     return Real();
@@ -430,32 +471,35 @@ template <class Call> bool recordWait(void *HookFrame, const void *Work, Call &&
   return R;
 }
 
-#define C10D_WAIT(Name, Symbol)                                                          \
-  C10D_HOOK(Name, Symbol WAIT_ARGS, bool, void *Self, long TimeoutMs) {                   \
-    return recordWait(FRAME, Self, [&] { return REAL(Name)(Self, TimeoutMs); });          \
+#define C10D_WAIT(Name, Symbol)                                                \
+  C10D_HOOK(Name, Symbol WAIT_ARGS, bool, void *Self, long TimeoutMs) {        \
+    return recordWait(FRAME, Self,                                             \
+                      [&] { return REAL(Name)(Self, TimeoutMs); });            \
   }
 C10D_WAIT(dlrt_work_wait, "_ZN4c10d4Work4wait")
 C10D_WAIT(dlrt_gloo_send_work_wait, GLOO "8SendWork4wait")
 C10D_WAIT(dlrt_gloo_recv_work_wait, GLOO "8RecvWork4wait")
 C10D_WAIT(dlrt_nccl_work_wait, NCCL "8WorkNCCL4wait")
 
-#define C10D_IS_COMPLETED(Name, Symbol)                                                  \
-  C10D_HOOK(Name, Symbol, bool, void *Self) {                                            \
-    bool Done = REAL(Name)(Self);                                                        \
-    if (Done && !insideHook())                                                           \
-      workDone(Self, false, false);                                                      \
-    return Done;                                                                         \
+#define C10D_IS_COMPLETED(Name, Symbol)                                        \
+  C10D_HOOK(Name, Symbol, bool, void *Self) {                                  \
+    bool Done = REAL(Name)(Self);                                              \
+    if (Done && !insideHook())                                                 \
+      workDone(Self, false, false);                                            \
+    return Done;                                                               \
   }
 C10D_IS_COMPLETED(dlrt_work_is_completed, "_ZN4c10d4Work11isCompletedEv")
 C10D_IS_COMPLETED(dlrt_nccl_work_is_completed, NCCL "8WorkNCCL11isCompletedEv")
 
-C10D_HOOK(dlrt_gloo_finish_work, GLOO "9AsyncWork14finishWorkGlooEv", void, void *Self) {
+C10D_HOOK(dlrt_gloo_finish_work, GLOO "9AsyncWork14finishWorkGlooEv", void,
+          void *Self) {
   REAL(dlrt_gloo_finish_work)(Self);
   workDone(Self, false, /*Early=*/true);
 }
-C10D_HOOK(dlrt_gloo_finish_work_error,
-          GLOO "9AsyncWork19finishWorkGlooErrorENSt15__exception_ptr13exception_ptrE", void,
-          void *Self, void *Error) {
+C10D_HOOK(
+    dlrt_gloo_finish_work_error,
+    GLOO "9AsyncWork19finishWorkGlooErrorENSt15__exception_ptr13exception_ptrE",
+    void, void *Self, void *Error) {
   REAL(dlrt_gloo_finish_work_error)(Self, Error);
   workDone(Self, true, /*Early=*/true);
 }

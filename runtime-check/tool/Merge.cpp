@@ -125,10 +125,10 @@ std::string dataTypeName(Api ApiId, int32_t Code) {
     return Code < 12 ? Names[Code] : "type" + std::to_string(Code);
   }
   if (ApiId == Api::C10d) { // c10::ScalarType
-    static const char *const Names[] = {"uint8",     "int8",      "int16",      "int32",
-                                        "int64",     "float16",   "float32",    "float64",
-                                        "complex32", "complex64", "complex128", "bool",
-                                        "qint8",     "quint8",    "qint32",     "bfloat16"};
+    static const char *const Names[] = {
+        "uint8",   "int8",    "int16",     "int32",     "int64",      "float16",
+        "float32", "float64", "complex32", "complex64", "complex128", "bool",
+        "qint8",   "quint8",  "qint32",    "bfloat16"};
     return Code < 16 ? Names[Code] : "scalar type " + std::to_string(Code);
   }
   if (ApiId == Api::Mpi) {
@@ -148,8 +148,9 @@ std::string redOpName(Api ApiId, int32_t Code) {
     return Code < 5 ? Names[Code] : "custom op " + std::to_string(Code);
   }
   if (ApiId == Api::C10d) { // c10d::ReduceOp::RedOpType
-    static const char *const Names[] = {"SUM", "AVG", "PRODUCT", "MIN",       "MAX",
-                                        "BAND", "BOR", "BXOR",   "PREMUL_SUM"};
+    static const char *const Names[] = {"SUM", "AVG",  "PRODUCT",
+                                        "MIN", "MAX",  "BAND",
+                                        "BOR", "BXOR", "PREMUL_SUM"};
     return Code < 9 ? Names[Code] : "reduce op " + std::to_string(Code);
   }
   if (ApiId == Api::Mpi) {
@@ -189,7 +190,8 @@ std::string describeOp(const Record &R) {
     if (!(R.Aux >> 63) && R.Tag > 0) { // Exact shape code (TorchAbi.h).
       std::string Shape = "shape [";
       for (uint64_t D = 0, N = R.Aux & 7; D < N; ++D)
-        Shape += (D ? ", " : "") + std::to_string((R.Aux >> (3 + 15 * D)) & 0x7fff);
+        Shape +=
+            (D ? ", " : "") + std::to_string((R.Aux >> (3 + 15 * D)) & 0x7fff);
       Args.push_back(Shape + "]");
     }
   }
@@ -592,7 +594,8 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     for (const Record *R : H.Hangs)
       Until = std::max(Until, R->EndNs);
     for (const Record &Op : Tr.Records)
-      if (Op.Kind == RecordKind::Op && (Op.ApiId == Api::Nccl || Op.ApiId == Api::C10d) &&
+      if (Op.Kind == RecordKind::Op &&
+          (Op.ApiId == Api::Nccl || Op.ApiId == Api::C10d) &&
           Op.StartNs <= Until && Op.has(StateReturned) &&
           !Op.has(StateCompleted) &&
           !Op.has(StateUntracked | StateCaptured | StateFailed) &&

@@ -1,4 +1,5 @@
-//===- TorchDescribe.cpp - libdistlint-rt-torch.so: read c10d arguments ----===//
+//===- TorchDescribe.cpp - libdistlint-rt-torch.so: read c10d arguments
+//----===//
 //
 // Loaded by libdistlint-rt.so (dlopen, only into processes that already run
 // LibTorch) to describe a process-group call: tensors, dtype, shape,
@@ -19,7 +20,8 @@
 
 #include <vector>
 
-// The hooked classes derive from ProcessGroup up to 1.13, from Backend since 2.0.
+// The hooked classes derive from ProcessGroup up to 1.13, from Backend
+// since 2.0.
 #if TORCH_VERSION_MAJOR >= 2
 using HookedGroup = c10d::Backend;
 #else
@@ -64,7 +66,9 @@ int32_t redOp(const c10d::ReduceOp &Op) { return int32_t(Op.op_); }
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int dlrt_torch_abi() { return kDlrtTorchAbi; }
+extern "C" __attribute__((visibility("default"))) int dlrt_torch_abi() {
+  return kDlrtTorchAbi;
+}
 
 extern "C" __attribute__((visibility("default"))) int
 dlrt_torch_describe(int Op, const DlrtTorchArgs *A, DlrtTorchDesc *Out) try {
