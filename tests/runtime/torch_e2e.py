@@ -2,12 +2,13 @@
 """LibTorch process groups under distlint-rt run, on CPU (issue 12).
 
 Every testdata program labelled `// run: gloo buggy|clean` (LibTorch 1.13)
-and the example trainers run as 2 ranks under `distlint-rt run`:
+that creates a process group, and the example trainers, run as 2 ranks under `distlint-rt run`:
 
 - programs with `// expect: distlint-rank-divergent-collective` must be
-  reported as a divergence whose call-sites include each expected line, with
-  a position for both ranks; joined with `distlint --format=json`, those
-  findings are "confirmed";
+  reported as a divergence at one of the expected lines (the run ends at the
+  first one), with a position for both ranks; joined with
+  `distlint --format=json`, that finding is "confirmed" and none of the
+  expected ones is "reached uniformly";
 - the others must finish with the exit codes and per-rank output they have
   without the recorder, the report clean ("reached uniformly"), and no
   finding "confirmed".
@@ -91,14 +92,14 @@ class Runner:
             results.append((p.returncode, out))
         return results
 
-    def under_rt(self, argv, tmp, timeout_s, abort):
+    def under_rt(self, argv, tmp, timeout_s, abort, hold_exit=True):
         """With abort (divergent programs), a rank that reaches exit is held
         there with its sockets open (tests/torch/support/keep_peer_alive.c),
         as a rank busy elsewhere in a real job would be; otherwise its peer
         sees the connection close at once instead of waiting."""
         traces, logs = tmp / "traces", tmp / "logs"
         env = self.env(tmp)
-        if abort:
+        if abort and hold_exit:
             (tmp / "alive").mkdir(exist_ok=True)
             env.update({"LD_PRELOAD": str(self.keep_alive), "DISTLINT_KEEP_ALIVE_DIR":
                         str(tmp / "alive"), "DISTLINT_KEEP_ALIVE_MS": "20000"})
@@ -154,7 +155,7 @@ def report_lines(report, name):
     return pos
 
 
-def judge(runner, source, argv, expected, flags, label, tmp):
+def judge(runner, source, argv, expected, flags, label, tmp, hold_exit=True):
     """Returns a list of problems (empty: passed) and a one-line summary."""
     problems = []
     name = source.name
@@ -162,7 +163,7 @@ def judge(runner, source, argv, expected, flags, label, tmp):
     base = None if divergent else runner.baseline(argv, tmp / "base")
     start = time.time()
     code, report, err, traces, outputs = runner.under_rt(
-        argv, tmp, 300 if divergent else 60, abort=divergent)
+        argv, tmp, 300 if divergent else 60, abort=divergent, hold_exit=hold_exit)
     wall = time.time() - start
     if report is None:
         return ["distlint-rt run printed no JSON report (exit %s): %s" % (
@@ -174,10 +175,9 @@ def judge(runner, source, argv, expected, flags, label, tmp):
                 code, json.dumps(report)[:1500]))
         pos = report_lines(report, name)
         ranks = {r for r, _ in pos}
-        for line in expected:
-            if line not in {l for _, l in pos}:
-                problems.append("divergence not at %s:%d (positions %s)" % (
-                    name, line, sorted(pos)))
+        if not set(expected) & {l for _, l in pos}:
+            problems.append("divergence not at %s:%s (positions %s)" % (
+                name, expected, sorted(pos)))
         if ranks != {0, 1}:
             problems.append("divergence lacks a position in %s for both ranks: %s" % (
                 name, sorted(pos)))
@@ -195,7 +195,7 @@ def judge(runner, source, argv, expected, flags, label, tmp):
                 code, want_codes, err.strip()[-800:]))
         if not report["clean"] and all(c == 0 for c in want_codes):
             problems.append("report not clean: %s" % json.dumps(report)[:1500])
-        if [o for _, o in base] != outputs:
+        if [o for _, o in base] != outputs and not timing_dependent(runner, argv, tmp, base):
             problems.append("output differs with the recorder:\n--- without\n%s\n--- with\n%s"
                             % ([o for _, o in base], outputs))
         if not any(s["op"].startswith("ProcessGroup::") for s in report.get("sites", [])):
@@ -208,9 +208,13 @@ def judge(runner, source, argv, expected, flags, label, tmp):
     verdicts = {}
     for f in (joined or {}).get("findings", []):
         verdicts.setdefault((f["line"], f["rule"]), set()).add(f["verdict"])
+    confirmed = [l for (l, rule), got in verdicts.items()
+                 if rule == DIVERGENT_RULE and got == {"confirmed"}]
+    if divergent and not set(confirmed) & set(expected):
+        problems.append("join: none of %s:%s confirmed: %s" % (name, expected, verdicts))
     for (line, rule), got in sorted(verdicts.items()):
-        if rule == DIVERGENT_RULE and divergent and line in expected and got != {"confirmed"}:
-            problems.append("join: %s:%d %s is %s, want confirmed" % (name, line, rule, got))
+        if rule == DIVERGENT_RULE and divergent and "reached uniformly" in got:
+            problems.append("join: %s:%d %s is %s in a divergent run" % (name, line, rule, got))
         if not divergent and "confirmed" in got:
             problems.append("join: %s:%d %s confirmed in a run without divergence" % (
                 name, line, rule))
@@ -220,6 +224,18 @@ def judge(runner, source, argv, expected, flags, label, tmp):
     summary += ", join: %s" % ", ".join(
         "%d %s" % (l, "/".join(sorted(v))) for (l, _), v in sorted(verdicts.items()))
     return problems, summary
+
+
+def timing_dependent(runner, argv, tmp, base):
+    """A program whose output changes between two plain runs (a time budget)
+    cannot be compared with its baseline; then both ranks must still agree."""
+    again_dir = tmp / "base-again"
+    again_dir.mkdir(exist_ok=True)
+    again = runner.baseline(argv, again_dir)
+    if [o for _, o in again] == [o for _, o in base]:
+        return False
+    strip = [re.sub(r"\brank \d+\b", "rank N", o) for _, o in base]
+    return len(set(strip)) == 1
 
 
 def main():
@@ -243,6 +259,12 @@ def main():
                 p.run_label in ("buggy", "clean")]
     if args.filter:
         programs = [p for p in programs if re.search(args.filter, p.rel)]
+    # Programs that never create a process group (the set-epoch ones only
+    # shard data) give the recorder nothing to see.
+    no_group = [p for p in programs if "ProcessGroup" not in p.text]
+    programs = [p for p in programs if p not in no_group]
+    for p in no_group:
+        log("skip %s: creates no process group" % p.rel)
     builder = torch_stage.Builder(work / "gloo")
     start = time.time()
     builder.build_pch()
@@ -299,10 +321,12 @@ def _try(fn, *a):
 
 
 def example(runner, work, cfg):
-    """The example trainers (built as the torch.example stage builds them)."""
-    build = work / "examples"
+    """The example trainers, built with line tables (file:line in the report);
+    the trainers' ranks both stay in the job, so no rank is held at exit."""
+    build = work / "examples-rt"
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    for cmd in (["cmake", "-S", str(REPO / "examples"), "-B", str(build)] + generator,
+    for cmd in (["cmake", "-S", str(REPO / "examples"), "-B", str(build),
+                 "-DCMAKE_BUILD_TYPE=RelWithDebInfo"] + generator,
                 ["cmake", "--build", str(build), "-j", "2"]):
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -321,7 +345,8 @@ def example(runner, work, cfg):
             flags = ["-std=c++17", "-I", str(REPO / "testdata" / "include"),
                      "-I", str(REPO / "examples")]
             problems, summary = judge(_ExampleRunner(runner, build), program.path, argv,
-                                      expected, flags, "buggy" if expected else "clean", tmp)
+                                      expected, flags, "buggy" if expected else "clean", tmp,
+                                      hold_exit=False)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         if problems:
