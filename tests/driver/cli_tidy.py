@@ -375,3 +375,27 @@ def tidy_verbose_names_the_database(e):
                                   + r"/build/compile_commands.json$", err, re.M), f"{rc} {err}")
     rc, out, err = e.run(["--verbose", e.path("clean.cpp"), "--"] + e.flags)
     T.check("clean.cpp: using flags after --" in err, err)
+
+
+@case
+def tidy_fix_values_from_config(e):  # NEEDS_RULE
+    """MissingTimeoutDefault and StepSyncInterval from .distlint.yaml."""
+    d = os.path.join(e.tmp, "vals")
+    os.makedirs(d)
+    t = os.path.join(d, "t.cpp")
+    s = os.path.join(d, "s.cpp")
+    shutil.copy(os.path.join(e.repo, "testdata", "timeout", "unusable_timeout_values_buggy.cpp"), t)
+    shutil.copy(os.path.join(e.repo, "testdata", "device-sync", "explicit_device_sync_buggy.cpp"), s)
+    with open(os.path.join(d, ".distlint.yaml"), "w") as fh:
+        fh.write("MissingTimeoutDefault: 'std::chrono::seconds(90)'\nStepSyncInterval: 50\n")
+    out_yaml = os.path.join(d, "f.yaml")
+    rc, out, err = e.lint([t, s], ["--export-fixes=" + out_yaml])
+    with open(out_yaml) as fh:
+        text = fh.read()
+    T.check("ReplacementText: 'std::chrono::seconds(90)'" in text, text)
+    T.check("ReplacementText: 'if (step % 50 == 0) '" in text, text)
+    T.check("MainSourceFile:  ''" in text, "several files: empty MainSourceFile\n" + text)
+    with open(os.path.join(d, ".distlint.yaml"), "w") as fh:
+        fh.write("StepSyncInterval: 1\n")
+    rc, out, err = e.lint([s])
+    T.one_error_line(rc, err, "StepSyncInterval: 1")
