@@ -170,7 +170,8 @@ void AnalysisManager::prepare() {
     return;
   Preparing = true;
   collect();
-  for (int Round = 0; Round < 4; ++Round) {
+  bool Stable = false;
+  for (int Round = 0; Round < Limits.TuRounds && !Stable; ++Round) {
     unsigned Stamp = GrowthStamp;
     Results.clear();
     for (const FunctionDecl *FD : UserFunctions)
@@ -187,9 +188,10 @@ void AnalysisManager::prepare() {
             ++GrowthStamp;
           }
         }
-    if (Stamp == GrowthStamp)
-      break;
+    Stable = Stamp == GrowthStamp;
   }
+  if (!Stable)
+    Limits.hit("TU rounds", "the translation unit");
   Preparing = false;
   Prepared = true;
 }

@@ -10,10 +10,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "engine/Budget.h"
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
 #include "engine/lattice/Taint.h"
+#include "engine/lattice/VarState.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -26,9 +28,6 @@
 namespace distlint {
 
 using clang::CFGBlock;
-
-/// Abstract state at a program point: the value of each local variable.
-using VarState = std::map<const clang::VarDecl *, Taint>;
 
 /// Facts of one analyzed function.
 struct FunctionResult {
@@ -103,6 +102,8 @@ public:
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Aliases;
   unsigned GrowthStamp = 0;
+  /// Every limit of the analysis and where it was hit.
+  Budget Limits;
 
   void prepare();
   void collect();

@@ -2,6 +2,7 @@
 //-----------===//
 #include "engine/uniformity/UniformityAnalysis.h"
 
+#include "engine/solver/Solver.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -216,64 +217,58 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   return Ctl;
 }
 
-static VarState joinStates(const VarState &A, const VarState &B) {
-  VarState Out = A;
-  for (const auto &[VD, T] : B) {
-    auto It = Out.find(VD);
-    if (It == Out.end())
-      Out.emplace(VD, T);
-    else
-      It->second.join(T);
-  }
-  return Out;
-}
+namespace {
+/// The uniformity data-flow as a solver problem: states are VarStates,
+/// the transfer replays the block's elements under its control taint.
+struct UniformityProblem {
+  using Element = VarState;
+  static constexpr solver::Direction Dir = solver::Direction::Forward;
+  UniformityAnalysis &U;
+  llvm::DenseMap<const CFGBlock *, Taint> &Ctl;
 
-static bool sameState(const VarState &A, const VarState &B) {
-  if (A.size() != B.size())
-    return false;
-  for (auto IA = A.begin(), IB = B.begin(); IA != A.end(); ++IA, ++IB)
-    if (IA->first != IB->first || !IA->second.sameAs(IB->second))
-      return false;
-  return true;
-}
+  VarState bottom() const { return {}; }
+  VarState boundary() const { return {}; }
+  VarState merge(const CFGBlock *,
+                 llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
+    VarState In;
+    for (const auto &Nb : Ns)
+      In = joinStates(In, *Nb.Out);
+    return In;
+  }
+  void transfer(const CFGBlock *B, VarState &S) {
+    for (const CFGElement &El : *B)
+      U.transfer(El, S, Ctl[B]);
+  }
+  bool equal(const VarState &A, const VarState &B) const {
+    return sameState(A, B);
+  }
+  void widen(const CFGBlock *, const VarState &Old, VarState &New) {
+    widenState(Old, New);
+  }
+};
+} // namespace
 
 void UniformityAnalysis::run() {
-  CFG &G = R.Facts->cfg();
   const auto &RPO = R.Facts->reversePostOrder();
-  for (int Outer = 0; Outer < 6; ++Outer) {
+  const Budget &Limits = P.Limits;
+  for (int Outer = 0; Outer < Limits.BranchRounds; ++Outer) {
     R.In.clear();
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
-    llvm::DenseMap<const CFGBlock *, VarState> Out;
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
-    bool Changed = true;
-    for (int Iter = 0; Changed && Iter < 50; ++Iter) {
-      Changed = false;
-      for (const CFGBlock *B : RPO) {
-        VarState In;
-        bool First = true;
-        for (const CFGBlock *Pred : B->preds()) {
-          if (!Pred)
-            continue;
-          auto It = Out.find(Pred);
-          if (It == Out.end())
-            continue;
-          In = First ? It->second : joinStates(In, It->second);
-          First = false;
-        }
-        R.In[B] = In;
-        VarState S = In;
-        for (const CFGElement &El : *B)
-          transfer(El, S, Ctl[B]);
-        auto It = Out.find(B);
-        if (It == Out.end() || !sameState(It->second, S)) {
-          Out[B] = std::move(S);
-          Changed = true;
-        }
-      }
+    UniformityProblem Problem{*this, Ctl};
+    auto Sol = solver::solve(
+        R.Facts->cfg(), Problem,
+        solver::SolverLimits{Limits.SolverVisitsPerBlock, Limits.WidenAfter});
+    if (Sol.BudgetHit)
+      P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
+    llvm::DenseMap<const CFGBlock *, VarState> Out;
+    for (const CFGBlock *B : RPO) {
+      R.In[B] = Sol.in(B);
+      Out[B] = Sol.out(B);
     }
     // Branch conditions at the end of their block.
     llvm::DenseMap<const CFGBlock *, Taint> NewBranch;
@@ -325,9 +320,9 @@ void UniformityAnalysis::run() {
       }
     R.BranchTaint = std::move(NewBranch);
     if (Stable)
-      break;
+      return;
   }
-  (void)G;
+  P.Limits.hit("branch rounds", FD ? FD->getNameAsString() : "<global>");
 }
 
 VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
