@@ -74,17 +74,26 @@ struct DriverOptions {
   std::string BaselineFile;
 
   //--- Execution ---------------------------------------------------------
-  /// -j: translation units analyzed in parallel; 0 = number of cores.
+  /// -j: translation units analyzed in parallel; 0 = the cores, fewer if
+  /// the available memory does not hold that many TUs (Isolation.h).
   /// The result does not depend on it.
   unsigned Jobs = 0;
+  /// Each TU in its own process, so a crash costs only that TU (Isolation.h).
+  /// --no-isolation: in-process threads (for debuggers; a crash may end the
+  /// run).
+  bool Isolate = true;
+  /// --crash-report: directory for a report per crashed TU.
+  std::string CrashReportDir;
+  /// --verbose: one line per adjustment made to a compile command and per
+  /// decision (which database, which borrowed command).
+  std::function<void(const std::string &File, const std::string &Line)>
+      Verbose;
   /// Unsaved file contents (absolute path -> text), e.g. from an editor.
   std::map<std::string, std::string> Overlays;
   /// Called after each TU finishes (from worker threads, serialized):
   /// Done in [1, Total], File = the TU's main file.
   std::function<void(unsigned Done, unsigned Total, const std::string &File)>
       Progress;
-  /// --verbose: one line per decision (which database, borrowed commands).
-  std::function<void(const std::string &Line)> Verbose;
 };
 
 /// A resolved compile command for one source file.
@@ -95,6 +104,8 @@ struct CompileJob {
   /// Where the command came from ("compile database build/... (command of
   /// src/a.cpp)"), said with the file's first error and by --verbose.
   std::string Origin;
+  /// What the clean-up changed that the user may want to know (--verbose).
+  std::vector<std::string> Adjustments;
 };
 
 /// Files of the compilation database found from Opts.BuildPath (or the
