@@ -432,13 +432,21 @@ int main(int argc, const char **argv) {
   RunStats Stats;
   AnalysisResult Result = analyzeFiles(Files, Opts, &Fatal, &Stats);
 
+  // A file skipped because of a tool error already printed (a malformed
+  // config) is listed in JSON/SARIF, but its line here would repeat it.
+  std::vector<distlint::FileError> Shown;
+  for (const distlint::FileError &E : Result.Errors)
+    if (!llvm::any_of(Fatal, [&](const std::string &F) {
+          return E.Message == "not analyzed: " + F;
+        }))
+      Shown.push_back(E);
   OutputOptions OutOpts = outputOptionsFor(Opts);
   raw_ostream &OS = FileOut.isOpen() ? FileOut.os() : outs();
   OutOpts.Color = UseColor.getNumOccurrences()
                       ? bool(UseColor)
                       : !FileOut.isOpen() && Fmt == OutputFormat::Text &&
                             sys::Process::StandardOutIsDisplayed();
-  if (!Fatal.empty() && Result.Findings.empty() && Result.Errors.empty()) {
+  if (!Fatal.empty() && Result.Findings.empty() && Shown.empty()) {
     // Nothing was analyzed: only the reason, on one line.
     for (const std::string &F : Fatal)
       toolError(F);
@@ -451,7 +459,7 @@ int main(int argc, const char **argv) {
   for (const std::string &F : Fatal)
     toolError(F);
   // Where problem matchers and CI annotations look: stderr, clang's form.
-  writeToolErrors(Result.Errors, errs(),
+  writeToolErrors(Shown, errs(),
                   UseColor.getNumOccurrences()
                       ? bool(UseColor)
                       : sys::Process::StandardErrIsDisplayed());
