@@ -52,6 +52,12 @@ FindingBuilder &FindingBuilder::note(clang::SourceLocation Loc,
   return *this;
 }
 
+FindingBuilder &FindingBuilder::fix(std::vector<clang::FixItHint> Hints) {
+  for (clang::FixItHint &H : Hints)
+    F.Fixes.push_back(std::move(H));
+  return *this;
+}
+
 FindingBuilder Rule::diag(clang::SourceLocation Loc, llvm::StringRef Format,
                           const clang::SourceManager &SM) {
   RawFinding F;

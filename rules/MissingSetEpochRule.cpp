@@ -14,6 +14,7 @@
 #include "engine/UserCode.h"
 #include "engine/Values.h"
 #include "engine/objects/DataLoaders.h"
+#include "fixes/SetEpochFixes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -135,6 +136,12 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
   EpochVerdict V = epochVerdict(E, F);
   std::string FactoryLine =
       std::to_string(SM->getExpansionLineNumber(F.Factory->getBeginLoc()));
+  // The fixes edit one function: the epoch loop must be the factory's own.
+  const VarDecl *FixSampler =
+      V.EpochLoop && E.enclosingFunction(V.EpochLoop) ==
+                         E.enclosingFunction(F.Factory)
+          ? F.Sampler.var()
+          : nullptr;
   switch (V.TheKind) {
   case EpochVerdict::Fine:
     return;
@@ -147,7 +154,9 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
          "loader inside the epoch loop",
          *SM)
         .note(V.EpochLoop->getBeginLoc(),
-              "epoch loop: the same loader is iterated here every epoch");
+              "epoch loop: the same loader is iterated here every epoch")
+        .fix(fixes::moveLoaderIntoEpochLoop(E, F.Factory, FixSampler,
+                                            V.EpochLoop));
     break;
   case EpochVerdict::RebuiltFromTemporary:
   case EpochVerdict::RebuiltWithoutSetEpoch:
@@ -165,7 +174,11 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
                "the same order; call sampler.set_epoch(epoch) first",
          *SM)
         .note(V.EpochLoop->getBeginLoc(),
-              "epoch loop: the loader is rebuilt here every epoch");
+              "epoch loop: the loader is rebuilt here every epoch")
+        .fix(V.TheKind == EpochVerdict::RebuiltWithoutSetEpoch
+                 ? fixes::insertSetEpoch(E, F.Factory, FixSampler,
+                                         V.EpochLoop)
+                 : std::vector<clang::FixItHint>{});
     break;
   }
   for (const auto &[Call, Issue] : V.Calls)

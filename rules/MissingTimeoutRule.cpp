@@ -14,6 +14,7 @@
 #include "engine/UserCode.h"
 #include "engine/Values.h"
 #include "engine/timeouts/Timeouts.h"
+#include "fixes/TimeoutFixes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -87,11 +88,14 @@ void MissingTimeoutRule::check(const MatchFinder::MatchResult &Result) {
 }
 
 void MissingTimeoutRule::reportIfUnusable(const Expr *Value, bool IsStore) {
-  if (auto Why = unusableTimeout(engine(), Value))
-    diag(Value->getBeginLoc(), BadTimeoutMsg, *SM)
-        << *Why
-        << (IsStore ? "a store wait for a rank that died or hangs then blocks"
-                    : "a hung collective then blocks every rank");
+  auto Why = unusableTimeout(engine(), Value);
+  if (!Why)
+    return;
+  auto D = diag(Value->getBeginLoc(), BadTimeoutMsg, *SM);
+  D << *Why
+    << (IsStore ? "a store wait for a rank that died or hangs then blocks"
+                : "a hung collective then blocks every rank");
+  D.fix(fixes::replaceTimeoutValue(engine(), Value, fixOptions()));
 }
 
 void MissingTimeoutRule::checkProcessGroup(const Construction &C) {
@@ -117,6 +121,9 @@ void MissingTimeoutRule::checkProcessGroup(const Construction &C) {
   }
   for (const CallExpr *Call : factoryCalls(E, C.Site))
     D.note(Call->getBeginLoc(), "process group made by this call");
+  if (Options)
+    D.fix(fixes::setOptionsTimeout(E, C.Site, designatedVar(Options),
+                                   fixOptions()));
 }
 
 bool MissingTimeoutRule::checkKnobArguments(const CallExpr *Call,

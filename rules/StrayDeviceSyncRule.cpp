@@ -15,6 +15,7 @@
 #include "engine/Loops.h"
 #include "engine/UserCode.h"
 #include "engine/devices/Syncs.h"
+#include "fixes/DeviceSyncFixes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -95,6 +96,8 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   auto Diag = diag(Helper ? At->getBeginLoc() : Call->getExprLoc(),
                    message(Sync.Kind), SM);
   Diag << Subject;
+  if (Sync.Kind == SyncKind::Device && Step->Via.empty())
+    Diag.fix(fixes::syncEveryNthStep(E, Call, Step->Loop, fixOptions()));
   Diag.note(Step->Loop->getBeginLoc(),
             "training loop: every iteration runs a training step, a "
             "collective or device work");

@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -130,6 +131,39 @@ void FindingCollector::addFinding(Finding F, SourceLocation ExpansionLoc,
   Findings.push_back(std::move(F));
 }
 
+bool FindingCollector::passesHeaderFilter(SourceLocation Exp,
+                                          llvm::StringRef Path,
+                                          const SourceManager &SM) const {
+  if (SM.isWrittenInMainFile(Exp))
+    return true;
+  if (Opts.HeaderFilter ? !Opts.HeaderFilter->match(Path) : !isUserFile(Path))
+    return false;
+  return !(Opts.ExcludeHeaderFilter && Opts.ExcludeHeaderFilter->match(Path));
+}
+
+bool FindingCollector::toReplacements(const std::vector<FixItHint> &Hints,
+                                      const SourceManager &SM,
+                                      std::vector<Replacement> &Out) const {
+  for (const FixItHint &H : Hints) {
+    CharSourceRange R = H.RemoveRange;
+    // Builders only edit file text; an edit inside a macro is not safe.
+    if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return false;
+    if (R.isTokenRange())
+      R = CharSourceRange::getCharRange(
+          R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM,
+                                                   LangOptions()));
+    auto [FID, Begin] = SM.getDecomposedLoc(R.getBegin());
+    auto [EndFID, End] = SM.getDecomposedLoc(R.getEnd());
+    Location L;
+    if (FID != EndFID || End < Begin || !toLocation(R.getBegin(), SM, L) ||
+        SM.isInSystemHeader(R.getBegin()) || !isUserFile(L.File))
+      return false;
+    Out.push_back({L.File, Begin, End - Begin, H.CodeToInsert});
+  }
+  return true;
+}
+
 void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   if (Raw.Loc.isInvalid())
     return;
@@ -137,8 +171,13 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   if (SM.isInSystemHeader(Exp))
     return;
   Finding F;
-  if (!toLocation(Raw.Loc, SM, F.Loc) || !isUserFile(F.Loc.File))
+  if (!toLocation(Raw.Loc, SM, F.Loc))
     return;
+  if (!passesHeaderFilter(Exp, F.Loc.File, SM)) {
+    // Counted only where the default would have reported it.
+    HeaderFiltered += isUserFile(F.Loc.File);
+    return;
+  }
   if (isSuppressed(Raw.Loc, Raw.Rule, SM)) {
     ++Suppressed;
     return;
@@ -153,6 +192,8 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
     Out.Message = std::move(N.Message);
     F.Notes.push_back(std::move(Out));
   }
+  if (!toReplacements(Raw.Fixes, SM, F.Fixes))
+    F.Fixes.clear();
   addFinding(std::move(F), Exp, SM);
 }
 
