@@ -30,6 +30,11 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
                               const float *alpha, const float *A, int lda,
                               const float *B, int ldb, const float *beta,
                               float *C, int ldc);
+cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
+                              cublasOperation_t transb, int m, int n, int k,
+                              const double *alpha, const double *A, int lda,
+                              const double *B, int ldb, const double *beta,
+                              double *C, int ldc);
 cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha,
                               const float *x, int incx, float *y, int incy);
 
@@ -41,6 +46,7 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha,
 #define cublasDestroy cublasDestroy_v2
 #define cublasSetStream cublasSetStream_v2
 #define cublasSgemm cublasSgemm_v2
+#define cublasDgemm cublasDgemm_v2
 #define cublasSaxpy cublasSaxpy_v2
 
 #endif // DISTLINT_TESTDATA_CUBLAS_V2_H

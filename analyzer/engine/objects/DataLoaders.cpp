@@ -32,6 +32,45 @@ bool shufflesByEpoch(const api::ApiEntry *Row) {
   return Row && llvm::StringRef(Row->Detail).contains("shuffled");
 }
 
+/// The variable or member `x = ...` / `this->m_ = ...` stores to.
+ObjectRef assignedObject(const Stmt *S) {
+  const Expr *LHS = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->getOpcode() == BO_Assign)
+    LHS = B->getLHS();
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+           OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    LHS = OC->getArg(0);
+  if (!LHS)
+    return {};
+  const Expr *L = LHS->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MemberExpr>(L);
+      !isa<DeclRefExpr>(L) &&
+      !(M && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())))
+    return {};
+  return designatedObject(L);
+}
+
+/// Is Holder given another loader on every path from the entry of
+/// Iteration's function to Iteration (`loader_ = make_data_loader(...)`
+/// at the top of each epoch)? Then the loader Factory built never reaches
+/// that pass.
+bool replacedBefore(Engine &E, ObjectRef Holder, const Expr *Factory,
+                    const Stmt *Iteration) {
+  const FunctionDecl *Fn = E.enclosingFunction(Iteration);
+  const Stmt *FactoryStore = E.parentStmt(Factory);
+  for (int Depth = 0; FactoryStore && Depth < 8 && !assignedObject(FactoryStore);
+       ++Depth)
+    FactoryStore = E.parentStmt(FactoryStore);
+  auto IsStore = [&](const Stmt *S) {
+    return S != FactoryStore && assignedObject(S) == Holder;
+  };
+  MustHappenQuery Q;
+  Q.IsEvent = IsStore;
+  std::optional<bool> R = holdsOnEveryPath(E, Fn, Iteration, Q);
+  return R && *R;
+}
+
 struct Holder {
   ObjectRef Object;
   const CXXForRangeStmt *DirectLoop = nullptr;
@@ -43,14 +82,15 @@ Holder loaderHolder(Engine &E, const Expr *Factory) {
   Holder H;
   ASTContext &Ctx = E.context();
   DynTypedNode Node = DynTypedNode::create(*Factory);
+  const Expr *Last = Factory;
   for (int Depth = 0; Depth < 16; ++Depth) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
       return H;
     Node = Parents[0];
-    if (const auto *Init = Node.get<CXXCtorInitializer>()) {
-      if (const FieldDecl *F = Init->getMember())
-        H.Object = {F}; // Trainer() : loader_(make_data_loader(...)).
+    if (Node.get<CXXCtorInitializer>() || Node.get<CXXConstructorDecl>()) {
+      // Trainer() : loader_(make_data_loader(...)).
+      H.Object = {memberInitializedWith(E, Last)};
       return H;
     }
     if (const auto *V = Node.get<VarDecl>()) {
@@ -68,27 +108,14 @@ Holder loaderHolder(Engine &E, const Expr *Factory) {
     const auto *X = Node.get<Expr>();
     if (!X)
       return H;
+    Last = X;
     if (isa<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
             ImplicitCastExpr, ParenExpr, CXXFunctionalCastExpr>(X))
       continue;
     if (const auto *CE = dyn_cast<CXXConstructExpr>(X);
         CE && CE->getNumArgs() == 1)
       continue; // Move into the variable (or unique_ptr -> shared_ptr).
-    const Expr *LHS = nullptr;
-    if (const auto *B = dyn_cast<BinaryOperator>(X);
-        B && B->getOpcode() == BO_Assign)
-      LHS = B->getLHS();
-    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
-             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-      LHS = OC->getArg(0);
-    if (LHS) {
-      const Expr *L = LHS->IgnoreParenImpCasts();
-      if (isa<DeclRefExpr>(L) ||
-          (isa<MemberExpr>(L) &&
-           isa<CXXThisExpr>(
-               cast<MemberExpr>(L)->getBase()->IgnoreParenImpCasts())))
-        H.Object = designatedObject(L);
-    }
+    H.Object = assignedObject(X);
     return H;
   }
   return H;
@@ -248,6 +275,9 @@ std::optional<LoaderFacts> loaderFacts(Engine &E, const CallExpr *Call) {
   } else {
     iterationsIn(E, F.Holder, Fn, F.Iterations, 0);
   }
+  llvm::erase_if(F.Iterations, [&](const Stmt *It) {
+    return F.Holder && replacedBefore(E, F.Holder, Call, It);
+  });
   return F;
 }
 

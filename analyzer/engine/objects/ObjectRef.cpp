@@ -54,6 +54,18 @@ ObjectRef designatedObject(const Expr *X) {
   return {};
 }
 
+const FieldDecl *memberInitializedWith(Engine &E, const Expr *Init) {
+  const auto *Ctor =
+      Init ? dyn_cast_or_null<CXXConstructorDecl>(E.enclosingFunction(Init))
+           : nullptr;
+  if (!Ctor)
+    return nullptr;
+  for (const CXXCtorInitializer *CI : Ctor->inits())
+    if (CI->isWritten() && CI->getInit() == Init)
+      return CI->getMember(); // Null for a base or delegating initializer.
+  return nullptr;
+}
+
 namespace {
 void collectVarDecls(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
   if (!S)

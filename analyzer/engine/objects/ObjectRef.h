@@ -28,6 +28,14 @@ struct ObjectRef {
 /// casts and std::move of those.
 ObjectRef designatedObject(const clang::Expr *X);
 
+/// The member a constructor's initializer list initializes with Init (the
+/// whole initializer expression, e.g. `loader_(make_data_loader(...))`), or
+/// null. The parent map may skip the CXXCtorInitializer node and lead from
+/// the expression straight to the constructor, so this searches the
+/// constructor's initializers.
+const clang::FieldDecl *memberInitializedWith(Engine &E,
+                                              const clang::Expr *Init);
+
 /// O and the local variables of FD that refer to it (references and
 /// pointers bound to it, smart-pointer copies), transitively.
 llvm::SmallPtrSet<const clang::ValueDecl *, 4>
