@@ -131,6 +131,16 @@ FunctionFacts *Engine::facts(const FunctionDecl *FD) {
   return Slot.get();
 }
 
+const CFGBlock *Engine::liveJoin(const FunctionDecl *FD, const CFGBlock *B) {
+  if (!FD || !B)
+    return nullptr;
+  P->prepare();
+  if (FunctionResult *R = P->analyze(FD); R && R->Facts)
+    return R->liveImmediatePostDominator(B);
+  FunctionFacts *F = facts(FD);
+  return F ? F->immediatePostDominator(B) : nullptr;
+}
+
 const Stmt *Engine::parentStmt(const Stmt *S) {
   auto Parents = Ctx.getParents(*S);
   if (Parents.empty())

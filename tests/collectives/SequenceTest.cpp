@@ -257,6 +257,20 @@ void nested(int n) {
       sum(&a, &b); // @nested
   }
 }
+[[noreturn]] void die(const char *why);
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    if ((call) != MPI_SUCCESS)                                                 \
+      die(#call);                                                              \
+  } while (0)
+void checked() {
+  int rank = 0, a = 0, b = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    CHECK(MPI_Allreduce(&a, &b, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)); // @sum0
+  if (rank == 1)
+    CHECK(MPI_Allreduce(&a, &b, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+}
 )cpp";
 
 TEST(SequenceBuilder, TreesOfFunctions) {
@@ -294,6 +308,23 @@ TEST(SequenceBuilder, DivergenceAtTheFirstDifference) {
   EXPECT_EQ(R->Why, Mismatch::Root);
   EXPECT_EQ(R->Other.Site, F.S.call("@root1", "MPI_Bcast"));
   EXPECT_FALSE(F.E->divergenceAt(F.S.call("@root1", "MPI_Bcast")));
+}
+
+TEST(SequenceBuilder, StatusChecksDoNotMoveTheJoin) {
+  // The arms of `if (rank == 0) CHECK(...)` meet right after it: the
+  // check's `die()` path does not push the join to the function's exit, so
+  // the first branch is compared with its own (empty) else arm, not with
+  // the allreduce of the next branch.
+  Fixture F(Program);
+  ASSERT_TRUE(F.S.ok());
+  const clang::CallExpr *Sum0 = F.S.call("@sum0", "MPI_Allreduce");
+  auto Div = F.E->divergenceAt(Sum0);
+  ASSERT_TRUE(Div);
+  auto D = orderDifference(*F.E, Div->Branch);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Here.Site, Sum0);
+  EXPECT_EQ(D->Why, Mismatch::MissingOnOneSide);
+  EXPECT_FALSE(D->Other.Tok);
 }
 
 } // namespace

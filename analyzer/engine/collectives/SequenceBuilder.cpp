@@ -285,7 +285,7 @@ SequenceBuilder::walk(const CFGBlock *B,
       break;
     const Stmt *Term = B->getTerminatorStmt();
     if (isLoopStmt(Term)) {
-      const CFGBlock *After = F.immediatePostDominator(B);
+      const CFGBlock *After = E.liveJoin(F.function(), B);
       llvm::SmallVector<const CFGBlock *, 8> Inner(Stops.begin(), Stops.end());
       Inner.push_back(B);
       if (After)
@@ -300,7 +300,7 @@ SequenceBuilder::walk(const CFGBlock *B,
       B = Succs.front();
       continue;
     }
-    const CFGBlock *Join = F.immediatePostDominator(B);
+    const CFGBlock *Join = E.liveJoin(F.function(), B);
     llvm::SmallVector<const CFGBlock *, 8> Inner(Stops.begin(), Stops.end());
     if (Join)
       Inner.push_back(Join);
@@ -349,7 +349,7 @@ NodeRef SequenceBuilder::function() { return walk(&F.cfg().getEntry(), {}).N; }
 std::vector<NodeRef> SequenceBuilder::arms(const CFGBlock *Branch) {
   std::vector<NodeRef> Out;
   bool Fresh = OnPath.insert(Branch).second;
-  const CFGBlock *Join = F.immediatePostDominator(Branch);
+  const CFGBlock *Join = E.liveJoin(F.function(), Branch);
   llvm::SmallVector<const CFGBlock *, 1> Stops;
   if (Join)
     Stops.push_back(Join);

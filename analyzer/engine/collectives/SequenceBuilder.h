@@ -1,12 +1,14 @@
 //===- SequenceBuilder.h - Collective sequences from the CFG ----*- C++ -*-===//
 //
 // Builds the sequence tree (Sequence.h) of a function, or of the arms of one
-// of its branches, from its CFG: branches become Alt nodes (joined at their
-// immediate post-dominator), loops Loop nodes, calls of user functions the
-// callee's own tree (its summary, so helpers contribute their sequences;
-// recursion yields an empty tree), and calls that end the job FailStop.
-// Choice keys: a uniform condition is keyed by its structure, so the same
-// test in two arms is the same choice; a varying one by its statement.
+// of its branches, from its CFG: branches become Alt nodes (joined where
+// their live paths meet again, Engine::liveJoin: an arm that ends the job,
+// like a status check's `exit(1)`, does not push the join to the function's
+// exit), loops Loop nodes, calls of user functions the callee's own tree (its
+// summary, so helpers contribute their sequences; recursion yields an empty
+// tree), and calls that end the job FailStop. Choice keys: a uniform condition
+// is keyed by its structure, so the same test in two arms is the same choice; a
+// varying one by its statement.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

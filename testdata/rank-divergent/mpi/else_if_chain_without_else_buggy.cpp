@@ -6,12 +6,12 @@
 #include <mpi.h>
 #include <cstdio>
 
-#define ROOT_BCAST(buf, n) MPI_Bcast((buf), (n), MPI_INT, 0, MPI_COMM_WORLD)
+#define ROOT_BCAST(buf, n) MPI_Bcast((buf), (n), MPI_INT, 0, MPI_COMM_WORLD) // expect-note: expanded from macro 'ROOT_BCAST'
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank); // expect-note: rank comes from here
   static int setup[1 << 20];
   setup[0] = rank;
   if (rank == 0) {

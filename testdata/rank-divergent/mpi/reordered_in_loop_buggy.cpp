@@ -4,18 +4,18 @@
 #include <mpi.h>
 #include <cstdio>
 
-#define SUM_INTO(v, out) MPI_Allreduce(&(v), &(out), 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD)
+#define SUM_INTO(v, out) MPI_Allreduce(&(v), &(out), 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD) // expect-note: expanded from macro 'SUM_INTO'
 
 class Trainer {
 public:
-  Trainer() { MPI_Comm_rank(MPI_COMM_WORLD, &rank_); }
+  Trainer() { MPI_Comm_rank(MPI_COMM_WORLD, &rank_); } // expect-note: rank comes from here
   void step(int iter) {
     float grad = 0.5f * (rank_ + iter), sum = 0;
     if (rank_ == 0) {
       MPI_Barrier(MPI_COMM_WORLD); // expect: distlint-rank-divergent-collective
       SUM_INTO(grad, sum);
     } else {
-      SUM_INTO(grad, sum);
+      SUM_INTO(grad, sum); // expect-note: rank class B issues 'MPI_Allreduce' here instead
       MPI_Barrier(MPI_COMM_WORLD);
     }
     weight_ -= 0.1f * sum;
