@@ -29,22 +29,7 @@ void RankDivergentCollectiveRule::check(
     Functions.push_back(FD);
 }
 
-/// Clang-style message formatting: %0 ... %9 become Args[0..9].
-static std::string formatMessage(llvm::StringRef Format,
-                                 llvm::ArrayRef<std::string> Args) {
-  std::string Out;
-  for (size_t I = 0; I < Format.size(); ++I) {
-    char N = I + 1 < Format.size() ? Format[I + 1] : 0;
-    if (Format[I] == '%' && N >= '0' && N <= '9' &&
-        size_t(N - '0') < Args.size()) {
-      Out += Args[N - '0'];
-      ++I;
-      continue;
-    }
-    Out += Format[I];
-  }
-  return Out;
-}
+// formatMessage (Rule.h) fills the %0-style arguments of notes.
 
 static std::string calleeName(const CollectiveSite &Site) {
   if (Site.Entry) {
