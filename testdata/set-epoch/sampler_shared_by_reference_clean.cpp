@@ -16,7 +16,7 @@ using Distributed = torch::data::samplers::DistributedRandomSampler;
 class SharedSampler : public torch::data::samplers::Sampler<> {
 public:
   explicit SharedSampler(Distributed &inner) : inner_(inner) {}
-  void reset(torch::optional<size_t> size) override { inner_.reset(size); }
+  void reset(torch::optional<size_t> size = torch::nullopt) override { inner_.reset(size); }
   torch::optional<std::vector<size_t>> next(size_t n) override {
     return inner_.next(n);
   }
