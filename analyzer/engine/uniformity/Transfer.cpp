@@ -328,18 +328,7 @@ void UniformityAnalysis::run() {
 
 VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
                                          const Stmt *Target) {
-  // The element to stop at is the first that is the target or contains it.
-  llvm::SmallPtrSet<const Stmt *, 16> Enclosing;
-  const ParentMap &PM = R.Facts->parents();
-  for (const Stmt *Cur = Target; Cur; Cur = PM.getParent(Cur))
-    Enclosing.insert(Cur);
-  size_t Stop = B->size();
-  for (size_t I = 0; I < B->size(); ++I)
-    if (auto CS = (*B)[I].getAs<CFGStmt>())
-      if (Enclosing.count(CS->getStmt())) {
-        Stop = I;
-        break;
-      }
+  size_t Stop = R.Facts->elementIndexOf(B, Target);
   // Checkpoints hold plain replays only: not those of a specialized or
   // rank-controlled analysis.
   constexpr size_t kReplayStride = 32;
