@@ -39,10 +39,6 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
       CFGStmtMap::Build(Facts->Graph.get(), Facts->Parents.get()));
   Facts->CDC =
       std::make_unique<ControlDependencyCalculator>(Facts->Graph.get());
-  for (const CFGBlock *B : *Facts->Graph)
-    for (size_t I = 0; I < B->size(); ++I)
-      if (auto CS = (*B)[I].getAs<CFGStmt>())
-        Facts->Elements.try_emplace(CS->getStmt(), B, I);
   // Own DFS: CFG successor lists hold nulls for pruned edges.
   std::vector<const CFGBlock *> PostOrder;
   llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
@@ -67,6 +63,11 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
 }
 
 size_t FunctionFacts::elementIndexOf(const CFGBlock *B, const Stmt *S) const {
+  if (Elements.empty())
+    for (const CFGBlock *Block : *Graph)
+      for (size_t I = 0; I < Block->size(); ++I)
+        if (auto CS = (*Block)[I].getAs<CFGStmt>())
+          Elements.try_emplace(CS->getStmt(), Block, I);
   size_t First = B->size();
   for (const Stmt *Cur = S; Cur; Cur = Parents->getParent(Cur)) {
     auto It = Elements.find(Cur);

@@ -52,9 +52,10 @@ private:
   std::unique_ptr<clang::CFGStmtMap> StmtMap;
   std::unique_ptr<clang::ControlDependencyCalculator> CDC;
   std::vector<const clang::CFGBlock *> RPO;
-  /// Statement element -> (its block, its index there).
-  llvm::DenseMap<const clang::Stmt *,
-                 std::pair<const clang::CFGBlock *, size_t>>
+  /// Statement element -> (its block, its index there); built on the first
+  /// elementIndexOf, as most functions are never asked.
+  mutable llvm::DenseMap<const clang::Stmt *,
+                         std::pair<const clang::CFGBlock *, size_t>>
       Elements;
 };
 

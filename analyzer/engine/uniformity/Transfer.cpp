@@ -267,6 +267,7 @@ void UniformityAnalysis::run() {
     if (Sol.BudgetHit)
       P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
     llvm::DenseMap<const CFGBlock *, VarState> Out;
+    R.In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
     for (const CFGBlock *B : RPO) {
       R.In[B] = Sol.in(B);
       Out[B] = Sol.out(B);
@@ -319,7 +320,10 @@ void UniformityAnalysis::run() {
           break;
         }
       }
-    R.BranchTaint = std::move(NewBranch);
+    // Sized to fit: a DenseMap that grows starts at 64 buckets, and every
+    // function of the TU keeps its result.
+    R.BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(NewBranch.begin(),
+                                                            NewBranch.end());
     if (Stable)
       return;
   }
