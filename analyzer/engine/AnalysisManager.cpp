@@ -18,15 +18,22 @@ FunctionResult::liveControlDependencies(const CFGBlock *B) {
   auto It = LiveDeps.find(B);
   if (It != LiveDeps.end())
     return It->second;
-  std::vector<const CFGBlock *> Out;
-  if (Doomed.empty()) {
-    Out = Facts->allControlDependencies(B);
-  } else {
-    if (!Pruned)
-      Pruned = std::make_unique<PrunedControlDependence>(*Facts, Doomed);
-    Out = Pruned->all(B);
-  }
+  std::vector<const CFGBlock *> Out =
+      Doomed.empty() ? Facts->allControlDependencies(B) : pruned().all(B);
   return LiveDeps[B] = std::move(Out);
+}
+
+PrunedControlDependence &FunctionResult::pruned() {
+  if (!Pruned)
+    Pruned = std::make_unique<PrunedControlDependence>(*Facts, Doomed);
+  return *Pruned;
+}
+
+const CFGBlock *FunctionResult::liveImmediatePostDominator(const CFGBlock *B) {
+  if (!Doomed.empty() && !Doomed.count(B))
+    if (const CFGBlock *Join = pruned().immediatePostDominator(B))
+      return Join;
+  return Facts->immediatePostDominator(B); // Also: B never reaches the exit.
 }
 
 Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {

@@ -61,8 +61,13 @@ struct FunctionResult {
   /// Computed on the CFG without its doomed blocks (own post-dominators).
   const std::vector<const CFGBlock *> &
   liveControlDependencies(const CFGBlock *B);
+  /// Where the paths leaving B meet again when the paths that end the job
+  /// are ignored: B's immediate post-dominator in the same pruned CFG (the
+  /// full CFG's for doomed blocks, whose paths all end the job).
+  const CFGBlock *liveImmediatePostDominator(const CFGBlock *B);
 
 private:
+  PrunedControlDependence &pruned();
   std::unique_ptr<PrunedControlDependence> Pruned;
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 };

@@ -13,6 +13,8 @@
 #include "Engine.h"
 #include "EngineInternals.h"
 #include "UserCode.h"
+#include "engine/collectives/Divergence.h"
+#include "engine/collectives/SequenceBuilder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -129,6 +131,16 @@ FunctionFacts *Engine::facts(const FunctionDecl *FD) {
   return Slot.get();
 }
 
+const CFGBlock *Engine::liveJoin(const FunctionDecl *FD, const CFGBlock *B) {
+  if (!FD || !B)
+    return nullptr;
+  P->prepare();
+  if (FunctionResult *R = P->analyze(FD); R && R->Facts)
+    return R->liveImmediatePostDominator(B);
+  FunctionFacts *F = facts(FD);
+  return F ? F->immediatePostDominator(B) : nullptr;
+}
+
 const Stmt *Engine::parentStmt(const Stmt *S) {
   auto Parents = Ctx.getParents(*S);
   if (Parents.empty())
@@ -212,141 +224,12 @@ UniformityAnswer Engine::branchUniformity(const Stmt *Terminator) {
 namespace distlint {
 
 
-/// The communicator a direct API collective runs on.
-static const Expr *commExpr(const CallExpr *Call, const api::ApiEntry *Entry) {
-  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  if (Entry->Args.Comm >= 0 && Entry->Args.Comm < (int)Args.size())
-    return Args[Entry->Args.Comm];
-  return nullptr;
-}
-
-class SequenceBuilder {
-public:
-  SequenceBuilder(Engine &E, FunctionFacts &F) : E(E), F(F) {}
-  /// Collective tokens from B until Stop; nullopt when every path ends the
-  /// job (fail-stop).
-  std::optional<std::string> walk(const CFGBlock *B, const CFGBlock *Stop);
-  llvm::SmallPtrSet<const CFGBlock *, 32> OnPath;
-
-private:
-  Engine &E;
-  FunctionFacts &F;
-  int Budget = 4000;
-  bool failStop(const CallExpr *Call);
-};
-
-bool SequenceBuilder::failStop(const CallExpr *Call) {
-  const FunctionDecl *FD = E.resolveCallee(Call);
-  if (!FD)
-    return false;
-  if (FD->isNoReturn() || E.api().has(FD, api::Role::FailStop))
-    return true;
-  if (FD->hasBody() && E.isUserCode(FD))
-    return E.summary(FD).NoReturn;
-  return false;
-}
-
-std::optional<std::string> SequenceBuilder::walk(const CFGBlock *B,
-                                                 const CFGBlock *Stop) {
-  std::string Out;
-  llvm::SmallVector<const CFGBlock *, 16> Added;
-  auto Cleanup = [&] {
-    for (const CFGBlock *A : Added)
-      OnPath.erase(A);
-  };
-  const CFGBlock *Exit = &F.cfg().getExit();
-  while (B && B != Stop) {
-    if (--Budget < 0 || OnPath.count(B))
-      break;
-    OnPath.insert(B);
-    Added.push_back(B);
-    if (B->hasNoReturnElement()) {
-      Cleanup();
-      return std::nullopt;
-    }
-    for (const CFGElement &El : *B) {
-      auto CS = El.getAs<CFGStmt>();
-      if (!CS)
-        continue;
-      const auto *Call = dyn_cast<CallExpr>(CS->getStmt());
-      if (!Call)
-        continue;
-      if (failStop(Call)) {
-        Cleanup();
-        return std::nullopt;
-      }
-      Out += E.collectiveToken(Call);
-    }
-    if (B == Exit)
-      break;
-    // A throw that leaves the function ends the job (or is someone
-    // else's divergence); inside a try it is an ordinary branch.
-    if (throwLeavesFunction(B, Exit)) {
-      Cleanup();
-      return std::nullopt;
-    }
-    llvm::SmallVector<const CFGBlock *, 4> Succs;
-    for (const CFGBlock *Succ : B->succs())
-      if (Succ && !llvm::is_contained(Succs, Succ))
-        Succs.push_back(Succ);
-    if (Succs.empty())
-      break;
-    if (Succs.size() == 1) {
-      B = Succs.front();
-      continue;
-    }
-    const CFGBlock *Join = F.immediatePostDominator(B);
-    std::vector<std::string> Alts;
-    for (const CFGBlock *Succ : Succs)
-      if (auto A = walk(Succ, Join))
-        if (!llvm::is_contained(Alts, *A))
-          Alts.push_back(*A);
-    if (Alts.empty()) {
-      Cleanup();
-      return std::nullopt;
-    }
-    if (Alts.size() == 1) {
-      Out += Alts.front();
-    } else {
-      Out += "{";
-      for (size_t I = 0; I < Alts.size(); ++I)
-        Out += (I ? "|" : "") + Alts[I];
-      Out += "}";
-    }
-    B = Join;
-  }
-  Cleanup();
-  return Out;
-}
-
-std::string Engine::collectiveToken(const CallExpr *Call) {
-  auto Site = collectiveAt(Call);
-  if (!Site)
-    return "";
-  if (Site->Entry) {
-    if (isOnSubCommunicator(Call))
-      return "";
-    std::string Token = shortName(Site->Entry->Name);
-    Token += "@" + sourceText(commExpr(Call, Site->Entry), Ctx);
-    int Root = Site->Entry->Args.Root;
-    if (Root >= 0 && Root < (int)Call->getNumArgs() &&
-        !isa<CXXOperatorCallExpr>(Call))
-      Token += "/root=" + sourceText(Call->getArg(Root), Ctx);
-    return Token + ";";
-  }
-  if (Site->Callee)
-    return summary(Site->Callee).Sequence; // Inlined: wrappers compare equal.
-  return "";
-}
-
 bool Engine::isOnSubCommunicator(const CallExpr *Call) {
   const api::ApiEntry *Entry = apiRole(Call, api::Role::Collective);
   if (!Entry)
     return false;
   P->prepare();
-  const Expr *Comm = commExpr(Call, Entry);
+  const Expr *Comm = collectives::communicatorOf(Call, Entry);
   if (!Comm)
     return false;
   if (const VarDecl *VD = baseVar(Comm))
@@ -373,10 +256,6 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   return std::nullopt;
 }
 
-std::string Engine::sequenceOf(const FunctionDecl *FD) {
-  return summary(FD).Sequence;
-}
-
 void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
   FunctionResult *R = P->analyze(FD);
   if (!R || !R->Facts || R->CollectiveState != FunctionResult::NotStarted)
@@ -395,10 +274,10 @@ void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
               Sum.FirstCollective = Site->InnerCollective;
             }
           }
-  SequenceBuilder SB(*this, *R->Facts);
-  auto Seq = SB.walk(&R->Facts->cfg().getEntry(), nullptr);
-  Sum.NoReturn = !Seq.has_value() && !FD->isMain();
-  Sum.Sequence = Seq ? *Seq : "";
+  collectives::CalleeTrees Callees;
+  Sum.NoReturn = collectives::alwaysFailStops(
+                     collectives::functionSequence(*this, FD, Callees)) &&
+                 !FD->isMain();
   R->CollectiveState = FunctionResult::Finished;
 }
 
@@ -437,52 +316,13 @@ std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   return Out;
 }
 
-static size_t countOccurrences(llvm::StringRef Haystack,
-                               llvm::StringRef Needle) {
-  size_t N = 0;
-  for (size_t Pos = Haystack.find(Needle); Pos != llvm::StringRef::npos;
-       Pos = Haystack.find(Needle, Pos + Needle.size()))
-    ++N;
-  return N;
-}
-
+/// Is Collective where the arms of Branch first differ (on the side that
+/// issues a collective there)? A count is not an order: see
+/// collectives/Divergence.h.
 bool Engine::armsDiffer(const FunctionDecl *FD, const CFGBlock *Branch,
                         const CallExpr *Collective) {
-  FunctionResult *R = P->analyze(FD);
-  if (!R || !R->Facts)
-    return false;
-  auto It = R->Arms.find(Branch);
-  if (It == R->Arms.end())
-    It = R->Arms.try_emplace(Branch, computeArms(FD, Branch)).first;
-  const std::vector<std::string> &Alts = It->second;
-  if (Alts.size() < 2)
-    return false;
-  // The arms differ; this collective is part of the difference only if the
-  // arms issue it a different number of times (matched broadcasts in both
-  // arms are fine even when one arm adds a barrier).
-  std::string Token = collectiveToken(Collective);
-  if (Token.empty())
-    return true;
-  size_t First = countOccurrences(Alts.front(), Token);
-  for (const std::string &A : Alts)
-    if (countOccurrences(A, Token) != First)
-      return true;
-  return false;
-}
-
-std::vector<std::string> Engine::computeArms(const FunctionDecl *FD,
-                                             const CFGBlock *Branch) {
-  FunctionResult *R = P->analyze(FD);
-  SequenceBuilder SB(*this, *R->Facts);
-  SB.OnPath.insert(Branch);
-  const CFGBlock *Join = R->Facts->immediatePostDominator(Branch);
-  std::vector<std::string> Alts;
-  for (const CFGBlock *Succ : Branch->succs())
-    if (Succ)
-      if (auto A = SB.walk(Succ, Join))
-        if (!llvm::is_contained(Alts, *A))
-          Alts.push_back(*A);
-  return Alts;
+  auto D = collectives::orderDifference(*this, FD, Branch);
+  return D && D->Here.Site == Collective;
 }
 
 /// Call sites of FD in user code (for parameter-carried divergence).
@@ -644,7 +484,8 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
   const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
   if (!Entry || isa<CXXOperatorCallExpr>(Collective))
     return Out;
-  std::pair<const char *, int> Roles[] = {{"count", Entry->Args.Count},
+  std::pair<const char *, int> Roles[] = {{"communicator", Entry->Args.Comm},
+                                          {"count", Entry->Args.Count},
                                           {"root", Entry->Args.Root},
                                           {"reduction op", Entry->Args.Op},
                                           {"datatype", Entry->Args.DType},

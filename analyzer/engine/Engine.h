@@ -125,6 +125,11 @@ public:
   /// Enclosing function of a statement (null for global initializers).
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S);
   FunctionFacts *facts(const clang::FunctionDecl *FD);
+  /// Where the paths leaving B (a block of FD) meet again when the paths
+  /// that end the job are ignored: after `if (err) exit(1);` that is the
+  /// next statement, not the function's exit. Null at the exit.
+  const clang::CFGBlock *liveJoin(const clang::FunctionDecl *FD,
+                                  const clang::CFGBlock *B);
   /// Terminators (branch statements) that S is control-dependent on,
   /// innermost first.
   std::vector<const clang::Stmt *> controllingBranches(const clang::Stmt *S);

@@ -312,6 +312,17 @@ std::string existing(const std::string &Dir) {
   return llvm::sys::fs::is_directory(Dir) ? Dir : std::string();
 }
 
+/// MPI-4 persistent collectives: rows exist, Open MPI 4.1 does not declare
+/// them yet.
+std::set<std::string> mpi4PersistentCollectives() {
+  std::set<std::string> Out;
+  for (const ApiEntry &E : mpiTable())
+    if (llvm::StringRef(E.Name).ends_with("_init") &&
+        E.TheRole == Role::Collective)
+      Out.insert(E.Name);
+  return Out;
+}
+
 TEST(Tables, RowsMatchRealMpiNcclCudaHeaders) {
   std::string Mpi = existing("/usr/lib/x86_64-linux-gnu/openmpi/include");
   std::string Cuda = existing("/usr/local/cuda/include");
@@ -326,7 +337,7 @@ TEST(Tables, RowsMatchRealMpiNcclCudaHeaders) {
         return E.Fam == Family::Mpi || E.Fam == Family::Nccl ||
                E.Fam == Family::Cuda;
       },
-      {});
+      mpi4PersistentCollectives());
   EXPECT_TRUE(C.Missing.empty()) << "rows naming nothing:" << join(C.Missing);
   EXPECT_TRUE(C.Mismatched.empty())
       << "argument positions that do not fit:" << join(C.Mismatched);
