@@ -47,7 +47,6 @@ struct FunctionResult {
   bool Done = false;
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
-  llvm::DenseMap<const CFGBlock *, std::vector<std::string>> Arms;
   /// Blocks from which every path ends the job (cfg/FailStop.h).
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
   enum {
