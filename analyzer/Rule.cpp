@@ -22,6 +22,12 @@ FindingBuilder &FindingBuilder::note(clang::SourceLocation Loc,
   return *this;
 }
 
+FindingBuilder &FindingBuilder::fix(std::vector<clang::FixItHint> Hints) {
+  for (clang::FixItHint &H : Hints)
+    F.Fixes.push_back(std::move(H));
+  return *this;
+}
+
 FindingBuilder Rule::diag(clang::SourceLocation Loc, std::string Message,
                           const clang::SourceManager &SM) {
   RawFinding F;

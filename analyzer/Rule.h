@@ -11,7 +11,9 @@
 #pragma once
 
 #include "Finding.h"
+#include "fixes/FixOptions.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -33,6 +35,8 @@ struct RawFinding {
   clang::SourceLocation Loc;
   std::string Message;
   std::vector<RawNote> Notes;
+  /// Edits of a safe mechanical fix (analyzer/fixes/); all or nothing.
+  std::vector<clang::FixItHint> Fixes;
 };
 
 /// Where rules send findings. The standalone driver converts them into
@@ -54,6 +58,8 @@ public:
   FindingBuilder(const FindingBuilder &) = delete;
   ~FindingBuilder();
   FindingBuilder &note(clang::SourceLocation Loc, std::string Message);
+  /// Attaches a fix (analyzer/fixes/ builders); an empty one adds nothing.
+  FindingBuilder &fix(std::vector<clang::FixItHint> Hints);
 
 private:
   DiagnosticSink *Sink;
@@ -65,6 +71,8 @@ private:
 struct RuleContext {
   Engine *TheEngine = nullptr;
   DiagnosticSink *Sink = nullptr;
+  /// What fix-its insert; null = FixOptions' defaults.
+  const FixOptions *Fixes = nullptr;
 };
 
 class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
@@ -88,6 +96,10 @@ public:
 
 protected:
   Engine &engine() const { return *Context.TheEngine; }
+  const FixOptions &fixOptions() const {
+    static const FixOptions Defaults;
+    return Context.Fixes ? *Context.Fixes : Defaults;
+  }
   FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
                       const clang::SourceManager &SM);
 

@@ -22,6 +22,7 @@
 #include "engine/ObjectFlow.h"
 #include "engine/RoleSites.h"
 #include "engine/Values.h"
+#include "fixes/SetEpochFixes.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -368,7 +369,8 @@ void MissingSetEpochRule::analyzeLoader(const CallExpr *Factory,
            "loader inside the epoch loop",
            *SM)
           .note(OuterOnly->getBeginLoc(),
-                "epoch loop: the same loader is iterated here every epoch");
+                "epoch loop: the same loader is iterated here every epoch")
+          .fix(fixes::moveLoaderIntoEpochLoop(E, Factory, Sampler, OuterOnly));
       for (const SetEpochCall &S : SetEpochs) {
         if (SM->isBeforeInTranslationUnit(S.Call->getBeginLoc(),
                                           Factory->getBeginLoc()) &&
@@ -458,6 +460,7 @@ void MissingSetEpochRule::analyzeLoader(const CallExpr *Factory,
                   "sees the same order; call sampler.set_epoch(epoch) first",
                   *SM);
     EpochNote(D);
+    D.fix(fixes::insertSetEpoch(E, Factory, Sampler, Epoch));
     return;
   }
 }

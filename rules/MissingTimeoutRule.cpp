@@ -16,6 +16,7 @@
 #include "engine/ObjectFlow.h"
 #include "engine/RoleSites.h"
 #include "engine/Values.h"
+#include "fixes/TimeoutFixes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -153,7 +154,8 @@ void MissingTimeoutRule::reportBadTimeout(const Expr *Value,
                : std::string("a hung collective then blocks every rank")) +
       " practically forever and the job never fails; use a finite timeout "
       "(minutes) so the hang turns into an error";
-  diag(Value->getBeginLoc(), Msg, *SM);
+  diag(Value->getBeginLoc(), Msg, *SM)
+      .fix(fixes::replaceTimeoutValue(engine(), Value, fixOptions()));
 }
 
 /// A creation of options (or any value assigned to the options variable)
@@ -278,6 +280,7 @@ void MissingTimeoutRule::checkConstruction(const Expr *Site) {
                 *SM);
   if (const VarDecl *V = designatedVar(Options))
     D.note(V->getLocation(), "options created here");
+  D.fix(fixes::setOptionsTimeout(E, Site, designatedVar(Options), fixOptions()));
 }
 
 void MissingTimeoutRule::checkKnobCall(const Expr *Site) {

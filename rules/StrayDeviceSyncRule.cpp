@@ -16,6 +16,7 @@
 #include "engine/Loops.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
+#include "fixes/DeviceSyncFixes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -293,6 +294,8 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   }
   const SourceManager &SM = *Result.SourceManager;
   auto Diag = diag(Call->getExprLoc(), Msg, SM);
+  if (Kind == SyncKind::Device && Step->Via.empty())
+    Diag.fix(fixes::syncEveryNthStep(E, Call, Step->Loop, fixOptions()));
   Diag.note(Step->Loop->getBeginLoc(),
             "training loop: every iteration runs a training step or a "
             "collective");

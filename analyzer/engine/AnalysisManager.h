@@ -56,7 +56,6 @@ struct FunctionResult {
   llvm::DenseMap<const CFGBlock *, ReplayCheckpoints> Checkpoints;
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
-  llvm::DenseMap<const CFGBlock *, std::vector<std::string>> Arms;
   /// Blocks from which every path ends the job (cfg/FailStop.h).
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
   enum {

@@ -131,6 +131,39 @@ void FindingCollector::addFinding(Finding F, SourceLocation ExpansionLoc,
   Findings.push_back(std::move(F));
 }
 
+bool FindingCollector::passesHeaderFilter(SourceLocation Exp,
+                                          llvm::StringRef Path,
+                                          const SourceManager &SM) const {
+  if (SM.isWrittenInMainFile(Exp))
+    return true;
+  if (Opts.HeaderFilter ? !Opts.HeaderFilter->match(Path) : !isUserFile(Path))
+    return false;
+  return !(Opts.ExcludeHeaderFilter && Opts.ExcludeHeaderFilter->match(Path));
+}
+
+bool FindingCollector::toReplacements(const std::vector<FixItHint> &Hints,
+                                      const SourceManager &SM,
+                                      std::vector<Replacement> &Out) const {
+  for (const FixItHint &H : Hints) {
+    CharSourceRange R = H.RemoveRange;
+    // Builders only edit file text; an edit inside a macro is not safe.
+    if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return false;
+    if (R.isTokenRange())
+      R = CharSourceRange::getCharRange(
+          R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM,
+                                                   LangOptions()));
+    auto [FID, Begin] = SM.getDecomposedLoc(R.getBegin());
+    auto [EndFID, End] = SM.getDecomposedLoc(R.getEnd());
+    Location L;
+    if (FID != EndFID || End < Begin || !toLocation(R.getBegin(), SM, L) ||
+        SM.isInSystemHeader(R.getBegin()) || !isUserFile(L.File))
+      return false;
+    Out.push_back({L.File, Begin, End - Begin, H.CodeToInsert});
+  }
+  return true;
+}
+
 /// The "expanded from macro" notes Clang's diagnostic renderer adds after a
 /// diagnostic or note inside a macro (DiagnosticRenderer::emitMacroExpansions
 /// for a diagnostic without source ranges, at the default backtrace limit),
@@ -183,8 +216,13 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   if (SM.isInSystemHeader(Exp))
     return;
   Finding F;
-  if (!toLocation(Raw.Loc, SM, F.Loc) || !isUserFile(F.Loc.File))
+  if (!toLocation(Raw.Loc, SM, F.Loc))
     return;
+  if (!passesHeaderFilter(Exp, F.Loc.File, SM)) {
+    // Counted only where the default would have reported it.
+    HeaderFiltered += isUserFile(F.Loc.File);
+    return;
+  }
   if (isSuppressed(Raw.Loc, Raw.Rule, SM)) {
     ++Suppressed;
     return;
@@ -209,6 +247,8 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
     for (RawNote &M : macroBacktrace(Loc, SM, LO))
       AddNote(M.Loc, std::move(M.Message));
   }
+  if (!toReplacements(Raw.Fixes, SM, F.Fixes))
+    F.Fixes.clear();
   addFinding(std::move(F), Exp, SM);
 }
 

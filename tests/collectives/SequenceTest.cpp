@@ -310,6 +310,21 @@ TEST(SequenceBuilder, DivergenceAtTheFirstDifference) {
   EXPECT_FALSE(F.E->divergenceAt(F.S.call("@root1", "MPI_Bcast")));
 }
 
+TEST(SequenceBuilder, BudgetHitsAreRecordedWithTheFunction) {
+  // The comparison limit comes from the engine's Budget; a hit leaves the
+  // branch unreported and is recorded, naming the function.
+  Fixture F(Program);
+  ASSERT_TRUE(F.S.ok());
+  const clang::CallExpr *Barrier = F.S.call("@barrier", "MPI_Barrier");
+  ASSERT_TRUE(F.E->divergenceAt(Barrier));
+  EXPECT_TRUE(F.E->limits().Hits.empty());
+  F.E->limits().SequenceSteps = 0;
+  EXPECT_FALSE(F.E->divergenceAt(Barrier));
+  ASSERT_FALSE(F.E->limits().Hits.empty());
+  EXPECT_EQ(F.E->limits().Hits.back(),
+            "collective-sequence comparison steps in reordered");
+}
+
 TEST(SequenceBuilder, StatusChecksDoNotMoveTheJoin) {
   // The arms of `if (rank == 0) CHECK(...)` meet right after it: the
   // check's `die()` path does not push the join to the function's exit, so

@@ -19,14 +19,17 @@ orderDifference(Engine &E, const FunctionDecl *FD, const CFGBlock *Branch) {
   SequenceBuilder SB(E, *F, Callees);
   std::vector<NodeRef> Arms = SB.arms(Branch);
   CompareBudget Budget;
+  Budget.Steps = E.limits().SequenceSteps;
   std::optional<FirstDifference> Found;
   // The first pair of arms (in successor order) that differs.
   for (size_t I = 0; I < Arms.size() && !Found && !Budget.Exhausted; ++I)
     for (size_t J = I + 1; J < Arms.size() && !Found; ++J)
       Found = firstDifference(Arms[I], Arms[J], Budget);
   if (Budget.Exhausted || SB.budgetHit())
-    noteBudgetHit(Budget.Exhausted ? "collective-sequence comparison"
-                                   : "collective-sequence block");
+    noteBudgetHit(E,
+                  Budget.Exhausted ? "collective-sequence comparison steps"
+                                   : "collective-sequence blocks",
+                  FD);
   if (!Found)
     return std::nullopt;
   auto IsCollective = [](const Side &S) {

@@ -137,7 +137,8 @@ struct FirstDifference {
   Mismatch Why = Mismatch::None;
 };
 
-/// Limits the number of steps of one comparison (choices multiply).
+/// Limits the number of steps of one comparison (choices multiply); the
+/// engine starts it at Budget::SequenceSteps.
 struct CompareBudget {
   unsigned Steps = 20000;
   bool Exhausted = false;

@@ -11,7 +11,6 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
 #include <cstdlib>
 
 using namespace clang;
@@ -131,16 +130,17 @@ bool isLoopStmt(const Stmt *S) {
 
 } // namespace
 
-static std::atomic<unsigned> BudgetHits{0};
-
-unsigned budgetHits() { return BudgetHits.load(); }
-
-void noteBudgetHit(const char *Which) {
-  ++BudgetHits;
+void noteBudgetHit(Engine &E, const char *Which, const FunctionDecl *FD) {
+  std::string Where = FD ? FD->getQualifiedNameAsString() : "<global>";
+  E.limits().hit(Which, Where);
   if (std::getenv("DISTLINT_DEBUG_BUDGETS"))
-    llvm::errs() << "distlint: debug: " << Which
-                 << " budget hit; the branch is not compared\n";
+    llvm::errs() << "distlint: debug: " << Which << " budget hit in " << Where
+                 << "; the branch is not compared\n";
 }
+
+SequenceBuilder::SequenceBuilder(Engine &E, FunctionFacts &F,
+                                 CalleeTrees &Callees)
+    : E(E), F(F), Callees(Callees), Budget(E.limits().SequenceBlocks) {}
 
 std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
   const FunctionDecl *FD = E.resolveCallee(Call);
@@ -335,9 +335,13 @@ NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
   if (It != Callees.Done.end())
     return It->second;
   FunctionFacts *F = E.facts(FD);
-  if (!F || Callees.InProgress.size() >= CalleeTrees::MaxDepth ||
-      !Callees.InProgress.insert(FD).second)
-    return Node::empty(); // No CFG, too deep, or recursion.
+  if (!F || !Callees.InProgress.insert(FD).second)
+    return Node::empty(); // No CFG, or recursion.
+  if (Callees.InProgress.size() > E.limits().SequenceInlineDepth) {
+    Callees.InProgress.erase(FD);
+    noteBudgetHit(E, "collective-sequence inlining depth", FD);
+    return Node::empty();
+  }
   NodeRef Tree = SequenceBuilder(E, *F, Callees).function();
   Callees.InProgress.erase(FD);
   Callees.Done[FD] = Tree;

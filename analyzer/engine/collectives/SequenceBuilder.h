@@ -28,14 +28,11 @@ class FunctionFacts;
 
 namespace collectives {
 
-/// Blocks one builder may visit before it gives up (budgetHit()).
-constexpr int BlockBudget = 4000;
-
-/// Debug counter: how often a sequence budget (BlockBudget, CompareBudget)
-/// was hit in this process; the branch concerned then reports nothing.
-/// With DISTLINT_DEBUG_BUDGETS set, each hit is also printed to stderr.
-unsigned budgetHits();
-void noteBudgetHit(const char *Which);
+/// Records that a sequence budget (Budget.h: SequenceBlocks, SequenceSteps,
+/// SequenceInlineDepth) was hit in FD; the branch concerned then reports
+/// nothing. With DISTLINT_DEBUG_BUDGETS set, each hit is also printed to
+/// stderr.
+void noteBudgetHit(Engine &E, const char *Which, const clang::FunctionDecl *FD);
 
 /// The communicator a direct API call runs on (c10d: the receiver).
 const clang::Expr *communicatorOf(const clang::CallExpr *Call,
@@ -54,11 +51,11 @@ bool endsJob(Engine &E, const clang::CallExpr *Call);
 ChoiceKey choiceKey(Engine &E, const clang::Stmt *Terminator);
 
 /// Trees of called user functions, shared by the builders of one question:
-/// each callee is built once; recursion and deep call chains yield nothing.
+/// each callee is built once; recursion yields nothing, and so do call
+/// chains deeper than Budget::SequenceInlineDepth (a budget hit).
 struct CalleeTrees {
   llvm::DenseMap<const clang::FunctionDecl *, NodeRef> Done;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
-  static constexpr unsigned MaxDepth = 8;
 };
 
 /// Everything FD issues, entry to exit (its callees inlined).
@@ -67,8 +64,7 @@ NodeRef functionSequence(Engine &E, const clang::FunctionDecl *FD,
 
 class SequenceBuilder {
 public:
-  SequenceBuilder(Engine &E, FunctionFacts &F, CalleeTrees &Callees)
-      : E(E), F(F), Callees(Callees) {}
+  SequenceBuilder(Engine &E, FunctionFacts &F, CalleeTrees &Callees);
 
   /// Everything the function issues, entry to exit.
   NodeRef function();
@@ -90,7 +86,7 @@ private:
   FunctionFacts &F;
   CalleeTrees &Callees;
   llvm::SmallPtrSet<const clang::CFGBlock *, 32> OnPath;
-  int Budget = BlockBudget;
+  int Budget;
   bool BudgetHit = false;
 };
 
