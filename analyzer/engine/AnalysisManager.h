@@ -45,6 +45,15 @@ struct FunctionResult {
   /// Fields assigned from parameters: field -> parameter mask.
   std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
   bool Done = false;
+  /// States stateBefore() met while replaying a block: the state before
+  /// every kReplayStride-th element, valid while the TU facts stay at
+  /// Stamp. Many queries into one long block (a function calling 10,000
+  /// helpers, one query per call) then cost linear time, not quadratic.
+  struct ReplayCheckpoints {
+    unsigned Stamp = 0;
+    std::vector<VarState> States; ///< [k]: before element k * stride.
+  };
+  llvm::DenseMap<const CFGBlock *, ReplayCheckpoints> Checkpoints;
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
   /// Blocks from which every path ends the job (cfg/FailStop.h).
