@@ -23,7 +23,8 @@ std::string qualifiedName(const NamedDecl *D) {
   return OS.str();
 }
 
-ApiIndex::ApiIndex(const UserApi &User) {
+ApiIndex::ApiIndex(const UserApi &User)
+    : ReportErrorPaths(User.ReportErrorPathDivergence.value_or(false)) {
   for (auto Table : {c10dTable(), ncclTable(), mpiTable(), cudaTable(),
                      torchTable(), stdTable()})
     for (const ApiEntry &Row : Table)

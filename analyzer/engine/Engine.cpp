@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Engine.h"
 #include "CFGFacts.h"
+#include "ErrorPaths.h"
 #include "Taint.h"
 #include "UserCode.h"
 
@@ -75,6 +76,9 @@ struct FunctionResult {
     DoomedInProgress,
     DoomedDone
   } DoomedState = DoomedNotStarted;
+  /// Failure arms of status checks that leave (engine/ErrorPaths.h): like
+  /// doomed blocks, they do not make later code control-dependent.
+  llvm::SmallPtrSet<const CFGBlock *, 8> ErrorPaths;
   /// Control dependencies that remain when the paths that end the job are
   /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
   /// CHECK(...); }`, the code that follows runs on every rank still alive.
@@ -96,7 +100,9 @@ void FunctionResult::computeLiveDeps() {
   unsigned N = G.getNumBlockIDs();
   LiveDirect.assign(N, {});
   const CFGBlock *Exit = &G.getExit();
-  auto Live = [&](const CFGBlock *B) { return B && !Doomed.count(B); };
+  auto Live = [&](const CFGBlock *B) {
+    return B && !Doomed.count(B) && !ErrorPaths.count(B);
+  };
   // Post-dominator sets over live blocks, iterated to a fixpoint (blocks
   // that cannot reach the exit keep the full set).
   std::vector<llvm::BitVector> PD(N, llvm::BitVector(N, true));
@@ -176,7 +182,7 @@ FunctionResult::liveControlDependencies(const CFGBlock *B) {
   if (It != LiveDeps.end())
     return It->second;
   std::vector<const CFGBlock *> Out;
-  if (Doomed.empty()) {
+  if (Doomed.empty() && ErrorPaths.empty()) {
     Out = Facts->allControlDependencies(B);
   } else {
     if (!LiveDepsBuilt)
@@ -1277,6 +1283,8 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
     return std::nullopt; // Too big to re-analyze per call: the summary.
   P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
   P.computeDoomed(Callee, Scratch);
+  if (!E.api().reportErrorPaths())
+    Scratch.ErrorPaths = errorPathBlocks(E, *Scratch.Facts);
   ++P.SpecializationDepth;
   UniformityAnalysis U(E, Callee, Scratch);
   U.bindArguments(&Bound);
@@ -1706,6 +1714,8 @@ FunctionResult *Engine::Impl::analyze(const FunctionDecl *FD) {
   if (!R->Facts)
     return R;
   computeDoomed(FD, *R);
+  if (!E.Api.reportErrorPaths())
+    R->ErrorPaths = errorPathBlocks(E, *R->Facts);
   UniformityAnalysis U(E, FD, *R);
   U.run();
   const CFGBlock *ExitBlock = &R->Facts->cfg().getExit();

@@ -24,6 +24,8 @@ void DistlintConfig::append(const DistlintConfig &Child) {
   Concat(User.RankSources, Child.User.RankSources);
   Concat(User.CollectiveWrappers, Child.User.CollectiveWrappers);
   Concat(User.WorldSizeSources, Child.User.WorldSizeSources);
+  if (Child.User.ReportErrorPathDivergence)
+    User.ReportErrorPathDivergence = Child.User.ReportErrorPathDivergence;
   Concat(Files, Child.Files);
 }
 
@@ -154,6 +156,11 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       if (!stringList(Value, List))
         return Fail(Value, "'" + Key +
                                "' must be a list of qualified function names");
+    } else if (Key == "ReportErrorPathDivergence") {
+      std::string B;
+      if (!scalarText(Value, B) || (B != "true" && B != "false"))
+        return Fail(Value, "'ReportErrorPathDivergence' must be true or false");
+      Out.User.ReportErrorPathDivergence = B == "true";
     } else if (Key == "InheritParentConfig") {
       std::string B;
       if (!scalarText(Value, B) || (B != "true" && B != "false"))
@@ -163,7 +170,9 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       return Fail(KV.getKey(), "unknown key '" + Key +
                                    "' (expected Rules, Severities, "
                                    "RankSources, WorldSizeSources, "
-                                   "CollectiveWrappers, InheritParentConfig)");
+                                   "CollectiveWrappers, "
+                                   "ReportErrorPathDivergence, "
+                                   "InheritParentConfig)");
     }
   }
   if (!Errs.First.empty())

@@ -10,6 +10,7 @@
 //   RankSources: [mylib::Comm::rank]        # functions returning the rank
 //   WorldSizeSources: [mylib::Comm::size]   # functions returning world size
 //   CollectiveWrappers: [mylib::sync_all]   # functions every rank must call
+//   ReportErrorPathDivergence: false        # status-check exits diverge?
 //   InheritParentConfig: true               # also apply the parent's file
 //
 // With InheritParentConfig, the parent directory's config applies first and
