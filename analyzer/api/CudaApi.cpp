@@ -43,9 +43,18 @@ const ApiEntry Rows[] = {
      "local timing"},
 };
 
+const CopyKind Kinds[] = {
+    {"cudaMemcpyHostToHost", false, false},
+    {"cudaMemcpyHostToDevice", false, true},
+    {"cudaMemcpyDeviceToHost", true, false},
+    {"cudaMemcpyDeviceToDevice", true, true},
+    {"cudaMemcpyDefault", true, true}, // Inferred from the pointers.
+};
+
 } // namespace
 
 llvm::ArrayRef<ApiEntry> cudaTable() { return Rows; }
+llvm::ArrayRef<CopyKind> cudaCopyKinds() { return Kinds; }
 
 } // namespace api
 } // namespace distlint

@@ -28,10 +28,37 @@ const Expr *stripCasts(const Expr *E) {
 
 enum class StatusKind : uint8_t { None, Code, Pointer, Flag };
 
+/// Calls whose result is data the tables describe (a parsed number, the
+/// rank, a size, a tensor value), not a status.
+bool returnsData(Engine &En, const CallExpr *Call) {
+  using api::Role;
+  const FunctionDecl *Callee = En.resolveCallee(Call);
+  // A project helper that computes the rank (`int r = get_rank();`).
+  if (Callee && Callee->hasBody() &&
+      (En.functionReaches(Callee, Role::RankSource) ||
+       En.functionReaches(Callee, Role::EnvRead)))
+    return true;
+  for (const api::ApiEntry *Row : En.api().lookup(Callee))
+    switch (Row->TheRole) {
+    case Role::Parse:
+    case Role::RankSource:
+    case Role::WorldSizeSource:
+    case Role::EnvRead:
+    case Role::UniformValue:
+    case Role::ShapeQuery:
+    case Role::TensorRead:
+    case Role::SizeArgument:
+      return true;
+    default:
+      break;
+    }
+  return false;
+}
+
 /// A call's status: its result, `*call()` (errno), or a local variable
 /// initialized from one of those. Codes are signed integers and enums;
 /// unsigned results are sizes and counts, not statuses.
-StatusKind statusKind(const Expr *E) {
+StatusKind statusKind(Engine &En, const Expr *E) {
   const Expr *Value = stripCasts(E);
   if (const auto *DR = dyn_cast<DeclRefExpr>(Value)) {
     const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
@@ -42,7 +69,8 @@ StatusKind statusKind(const Expr *E) {
   if (const auto *U = dyn_cast<UnaryOperator>(Value);
       U && U->getOpcode() == UO_Deref)
     Value = stripCasts(U->getSubExpr());
-  if (!isa<CallExpr>(Value))
+  const auto *Call = dyn_cast<CallExpr>(Value);
+  if (!Call || returnsData(En, Call))
     return StatusKind::None;
   QualType T = E->IgnoreParenImpCasts()->getType().getCanonicalType();
   if (T->isPointerType() || T->isNullPtrType())
@@ -182,7 +210,8 @@ llvm::SmallVector<const CFGBlock *, 4> exitArm(Engine &E, const CFGBlock *First,
 
 } // namespace
 
-StatusFailure statusFailureOutcome(const Expr *Cond, ASTContext &Ctx) {
+StatusFailure statusFailureOutcome(Engine &En, const Expr *Cond) {
+  ASTContext &Ctx = En.context();
   if (!Cond)
     return StatusFailure::NotAStatusTest;
   Cond = Cond->IgnoreParens();
@@ -190,10 +219,10 @@ StatusFailure statusFailureOutcome(const Expr *Cond, ASTContext &Ctx) {
     Cond = C->getSubExpr()->IgnoreParens();
   if (const auto *U = dyn_cast<UnaryOperator>(Cond);
       U && U->getOpcode() == UO_LNot)
-    return flip(statusFailureOutcome(U->getSubExpr(), Ctx));
+    return flip(statusFailureOutcome(En, U->getSubExpr()));
   if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
-    StatusFailure L = statusFailureOutcome(B->getLHS(), Ctx);
-    StatusFailure R = statusFailureOutcome(B->getRHS(), Ctx);
+    StatusFailure L = statusFailureOutcome(En, B->getLHS());
+    StatusFailure R = statusFailureOutcome(En, B->getRHS());
     switch (B->getOpcode()) {
     case BO_LAnd: // `mkdir(p) != 0 && errno != EEXIST`
       return L == StatusFailure::WhenTrue && R != StatusFailure::NotAStatusTest
@@ -216,13 +245,13 @@ StatusFailure statusFailureOutcome(const Expr *Cond, ASTContext &Ctx) {
       Op = mirrored(Op);
       K = constantValue(Other, Ctx);
     }
-    StatusKind Kind = K ? statusKind(Status) : StatusKind::None;
+    StatusKind Kind = K ? statusKind(En, Status) : StatusKind::None;
     if (Kind == StatusKind::None)
       return StatusFailure::NotAStatusTest;
     return comparison(Op, Kind, *K);
   }
   // Tested for truth: a nonzero code, a null pointer or false fails.
-  switch (statusKind(Cond)) {
+  switch (statusKind(En, Cond)) {
   case StatusKind::Code:
     return StatusFailure::WhenTrue;
   case StatusKind::Pointer:
@@ -242,9 +271,11 @@ llvm::SmallPtrSet<const CFGBlock *, 8> errorPathBlocks(Engine &E,
     const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt());
     if (!If || If->isConsteval() || B->succ_size() != 2)
       continue;
-    StatusFailure Failure =
-        statusFailureOutcome(If->getCond(), E.context());
-    if (Failure == StatusFailure::NotAStatusTest)
+    StatusFailure Failure = statusFailureOutcome(E, If->getCond());
+    // The failure outcome must enter an arm of the `if` (then, or an
+    // else), not the code after it.
+    if (Failure == StatusFailure::NotAStatusTest ||
+        (Failure == StatusFailure::WhenFalse && !If->getElse()))
       continue;
     const CFGBlock *Arm =
         *(Failure == StatusFailure::WhenTrue ? B->succ_begin()

@@ -24,9 +24,9 @@ enum class StatusFailure : uint8_t { NotAStatusTest, WhenTrue, WhenFalse };
 /// Is Cond a test of a call's status against success (its result or a
 /// local initialized from it, compared with a constant, negated, or tested
 /// for truth), and which outcome is the failure? Sizes and counts
-/// (unsigned results) are not statuses.
-StatusFailure statusFailureOutcome(const clang::Expr *Cond,
-                                   clang::ASTContext &Ctx);
+/// (unsigned results) and data the API tables describe (atoi, the rank)
+/// are not statuses.
+StatusFailure statusFailureOutcome(Engine &E, const clang::Expr *Cond);
 
 /// Blocks of F's status-check exits: the failure arm of every `if` whose
 /// condition is a status test, when that arm runs straight to a return,
