@@ -23,8 +23,7 @@ std::string qualifiedName(const NamedDecl *D) {
   return OS.str();
 }
 
-ApiIndex::ApiIndex(const UserApi &User)
-    : ReportErrorPaths(User.ReportErrorPathDivergence.value_or(false)) {
+ApiIndex::ApiIndex(const UserApi &User) {
   for (auto Table : {c10dTable(), ncclTable(), mpiTable(), cudaTable(),
                      torchTable(), stdTable()})
     for (const ApiEntry &Row : Table)

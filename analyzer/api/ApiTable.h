@@ -17,7 +17,6 @@
 
 #include <cstdint>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,9 +174,6 @@ struct UserApi {
   std::vector<std::string> RankSources;
   std::vector<std::string> CollectiveWrappers;
   std::vector<std::string> WorldSizeSources;
-  /// ReportErrorPathDivergence: report status-check exits (error paths) as
-  /// rank-divergent early exits too. Unset: no (see engine/ErrorPaths.h).
-  std::optional<bool> ReportErrorPathDivergence;
 };
 
 /// Matches declarations against all tables. Thread-compatible: one per TU.
@@ -208,12 +204,9 @@ public:
   std::vector<const ApiEntry *> byName(llvm::StringRef QualifiedName) const;
   /// All rows of a role.
   std::vector<const ApiEntry *> byRole(Role R) const;
-  /// Are status-check exits reported as divergent (ReportErrorPathDivergence)?
-  bool reportErrorPaths() const { return ReportErrorPaths; }
 
 private:
   std::vector<ApiEntry> UserRows;
-  bool ReportErrorPaths = false;
   std::vector<std::string> UserNames;
   llvm::StringMap<std::vector<const ApiEntry *>> ByName;
   mutable llvm::DenseMap<const clang::FunctionDecl *,

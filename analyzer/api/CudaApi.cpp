@@ -1,5 +1,6 @@
 //===- CudaApi.cpp - CUDA runtime ------------------------------------------===//
 #include "ApiTable.h"
+#include "CopyKinds.h"
 
 namespace distlint {
 namespace api {

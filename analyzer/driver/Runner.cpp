@@ -355,6 +355,7 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
     return Config.ruleEnabled(Rule, Globs);
   };
   AOpts.User = Config.User;
+  AOpts.ReportErrorPaths = Config.ReportErrorPathDivergence.value_or(false);
 
   CollectorOptions COpts;
   COpts.ProjectRoot = ProjectRoot;

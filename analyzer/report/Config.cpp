@@ -24,8 +24,8 @@ void DistlintConfig::append(const DistlintConfig &Child) {
   Concat(User.RankSources, Child.User.RankSources);
   Concat(User.CollectiveWrappers, Child.User.CollectiveWrappers);
   Concat(User.WorldSizeSources, Child.User.WorldSizeSources);
-  if (Child.User.ReportErrorPathDivergence)
-    User.ReportErrorPathDivergence = Child.User.ReportErrorPathDivergence;
+  if (Child.ReportErrorPathDivergence)
+    ReportErrorPathDivergence = Child.ReportErrorPathDivergence;
   Concat(Files, Child.Files);
 }
 
@@ -160,7 +160,7 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       std::string B;
       if (!scalarText(Value, B) || (B != "true" && B != "false"))
         return Fail(Value, "'ReportErrorPathDivergence' must be true or false");
-      Out.User.ReportErrorPathDivergence = B == "true";
+      Out.ReportErrorPathDivergence = B == "true";
     } else if (Key == "InheritParentConfig") {
       std::string B;
       if (!scalarText(Value, B) || (B != "true" && B != "false"))

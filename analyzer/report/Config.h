@@ -40,6 +40,9 @@ struct DistlintConfig {
   std::vector<std::string> RuleGlobs;
   std::map<std::string, Severity> Severities;
   api::UserApi User;
+  /// ReportErrorPathDivergence: report status-check exits (error paths) as
+  /// rank-divergent early exits too (engine/ErrorPaths.h). Unset: no.
+  std::optional<bool> ReportErrorPathDivergence;
   /// Files that contributed, outermost first (for messages).
   std::vector<std::string> Files;
 

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "CFGFacts.h"
-#include "Engine.h"
+#include "engine/Engine.h"
+#include "engine/cfg/CFGFacts.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -27,6 +27,11 @@ enum class StatusFailure : uint8_t { NotAStatusTest, WhenTrue, WhenFalse };
 /// (unsigned results) and data the API tables describe (atoi, the rank)
 /// are not statuses.
 StatusFailure statusFailureOutcome(Engine &E, const clang::Expr *Cond);
+
+/// ReportErrorPathDivergence: keep status-check exits as divergent exits
+/// (errorPathBlocks then finds none). Set once per TU by analyzeAST.
+void setReportErrorPaths(Engine &E, bool Report);
+bool reportErrorPaths(Engine &E);
 
 /// Blocks of F's status-check exits: the failure arm of every `if` whose
 /// condition is a status test, when that arm runs straight to a return,

@@ -1,6 +1,6 @@
 //===- ErrorPaths.cpp -----------------------------------------------------===//
-#include "ErrorPaths.h"
-#include "EngineCache.h"
+#include "engine/cfg/ErrorPaths.h"
+#include "engine/EngineCache.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -208,7 +208,20 @@ llvm::SmallVector<const CFGBlock *, 4> exitArm(Engine &E, const CFGBlock *First,
   return {};
 }
 
+struct ErrorPathOptions : EngineExtension {
+  explicit ErrorPathOptions(Engine &) {}
+  bool Report = false;
+};
+
 } // namespace
+
+void setReportErrorPaths(Engine &E, bool Report) {
+  engineExtension<ErrorPathOptions>(E).Report = Report;
+}
+
+bool reportErrorPaths(Engine &E) {
+  return engineExtension<ErrorPathOptions>(E).Report;
+}
 
 StatusFailure statusFailureOutcome(Engine &En, const Expr *Cond) {
   ASTContext &Ctx = En.context();
@@ -266,6 +279,8 @@ StatusFailure statusFailureOutcome(Engine &En, const Expr *Cond) {
 llvm::SmallPtrSet<const CFGBlock *, 8> errorPathBlocks(Engine &E,
                                                        const FunctionFacts &F) {
   llvm::SmallPtrSet<const CFGBlock *, 8> Out;
+  if (reportErrorPaths(E))
+    return Out;
   const CFGBlock *Exit = &F.cfg().getExit();
   for (const CFGBlock *B : F.cfg()) {
     const auto *If = dyn_cast_or_null<IfStmt>(B->getTerminatorStmt());
