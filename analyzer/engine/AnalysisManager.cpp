@@ -7,6 +7,9 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace clang;
 
@@ -160,6 +163,7 @@ void AnalysisManager::collect() {
     if (E.isUserCode(D))
       C.TraverseDecl(D);
   UserFunctions = std::move(C.Functions);
+  collectTaught();
   // Globals initialized from rank sources.
   for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
     if (auto *VD = dyn_cast<VarDecl>(D))
@@ -170,6 +174,50 @@ void AnalysisManager::collect() {
       }
 }
 
+AnalysisManager::~AnalysisManager() {
+  if ((TaughtBodiesSkipped || TaughtBudgetHit) &&
+      std::getenv("DISTLINT_DEBUG_BUDGETS"))
+    llvm::errs() << "distlint: budget: " << TaughtBodiesSkipped
+                 << " library bodies too large to learn from"
+                 << (TaughtBudgetHit ? "; library function budget hit" : "")
+                 << "\n";
+}
+
+void AnalysisManager::collectTaught() {
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+  std::vector<const Stmt *> Work;
+  for (const FunctionDecl *FD : UserFunctions)
+    Work.push_back(FD->getBody());
+  auto Reach = [&](const FunctionDecl *Callee) {
+    if (!Callee || E.isUserCode(Callee) || !isTaughtDecl(E, Callee))
+      return;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->getBody() || !Seen.insert(Def).second)
+      return;
+    if (TaughtFunctions.size() >= Budget::TaughtFunctions) {
+      TaughtBudgetHit = true;
+      return;
+    }
+    TaughtFunctions.push_back(Def);
+    Work.push_back(Def->getBody());
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        Work.push_back(I->getInit());
+  };
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Reach(Call->getDirectCallee());
+    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S))
+      Reach(Ctor->getConstructor());
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+}
+
 void AnalysisManager::prepare() {
   if (Prepared || Preparing)
     return;
@@ -178,6 +226,8 @@ void AnalysisManager::prepare() {
   for (int Round = 0; Round < 4; ++Round) {
     unsigned Stamp = GrowthStamp;
     Results.clear();
+    for (const FunctionDecl *FD : TaughtFunctions)
+      analyze(FD);
     for (const FunctionDecl *FD : UserFunctions)
       analyze(FD);
     // Globals initialized from a rank source (static int r = get_rank()).
@@ -210,11 +260,17 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   auto &Slot = Results[FD];
   Slot = std::make_unique<FunctionResult>();
   FunctionResult *R = Slot.get();
-  if (!E.isUserCode(FD))
+  if (!isTaughtDecl(E, FD))
     return R;
   R->Facts = FunctionFacts::build(FD, E.Ctx);
   if (!R->Facts)
     return R;
+  if (!E.isUserCode(FD) &&
+      R->Facts->cfg().getNumBlockIDs() > Budget::TaughtBodyBlocks) {
+    ++TaughtBodiesSkipped; // Too big to learn from: no summary.
+    R->Facts.reset();
+    return R;
+  }
   computeDoomed(FD, *R);
   R->ErrorPaths = errorPathBlocks(E, *R->Facts);
   UniformityAnalysis U(E, FD, *R);
@@ -241,6 +297,9 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     auto A = AtExit.find(PD);
     if (A != AtExit.end() && A->second.Vary)
       Sum.VaryingOutParams.push_back({I, A->second.Origin});
+    else if (A != AtExit.end() && !A->second.Params &&
+             A->second.UniformContent)
+      R->UniformOutParams.push_back(I);
   }
   // No-return: the exit is unreachable from the entry except through
   // fail-stop blocks.
@@ -253,7 +312,7 @@ bool AnalysisManager::neverReturns(const FunctionDecl *FD) {
     return false;
   if (FD->isNoReturn() || E.Api.has(FD, Role::FailStop))
     return true;
-  if (!FD->hasBody() || !E.isUserCode(FD))
+  if (!FD->hasBody() || !isTaughtDecl(E, FD))
     return false;
   FunctionResult *R = analyze(FD);
   if (!R || !R->Facts)

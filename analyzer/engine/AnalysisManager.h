@@ -43,6 +43,10 @@ struct FunctionResult {
   /// Joined taint of each variable over all program points (for lambdas
   /// that capture it).
   VarState AllPoints;
+  /// Pointer/reference parameters whose contents are the same on every rank
+  /// when the function returns (all-reduced / broadcast in place, directly
+  /// or through helpers).
+  llvm::SmallVector<unsigned, 2> UniformOutParams;
   /// Fields assigned from parameters: field -> parameter mask.
   std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
   bool Done = false;
@@ -71,11 +75,28 @@ private:
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 };
 
+/// Analysis budgets of the uniformity data-flow for library bodies.
+namespace Budget {
+/// Library (taught) functions analyzed per TU, reached from user code.
+constexpr unsigned TaughtFunctions = 256;
+/// Library bodies with larger CFGs give no summary.
+constexpr unsigned TaughtBodyBlocks = 400;
+} // namespace Budget
+
 /// The per-TU state behind Engine (Engine::P).
 class AnalysisManager {
 public:
   Engine &E;
   explicit AnalysisManager(Engine &E) : E(E) {}
+  ~AnalysisManager();
+  /// Library functions with inline bodies reached from user code (calls and
+  /// constructions), analyzed for summaries with the user functions.
+  std::vector<const clang::FunctionDecl *> TaughtFunctions;
+  /// Budget counters: printed on stderr at the end of the TU when the
+  /// environment sets DISTLINT_DEBUG_BUDGETS.
+  unsigned TaughtBodiesSkipped = 0;
+  bool TaughtBudgetHit = false;
+  void collectTaught();
 
   bool Prepared = false;
   bool Preparing = false;

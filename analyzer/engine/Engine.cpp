@@ -242,7 +242,7 @@ bool SequenceBuilder::failStop(const CallExpr *Call) {
     return false;
   if (FD->isNoReturn() || E.api().has(FD, api::Role::FailStop))
     return true;
-  if (FD->hasBody() && E.isUserCode(FD))
+  if (FD->hasBody() && isTaughtDecl(E, FD))
     return E.summary(FD).NoReturn;
   return false;
 }
@@ -363,7 +363,7 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   if (const api::ApiEntry *E = Api.find(FD, api::Role::Collective))
     if (!Api.has(FD, api::Role::PointToPoint))
       return CollectiveSite{Call, E, nullptr, Call};
-  if (FD->hasBody() && isUserCode(FD)) {
+  if (FD->hasBody() && isTaughtDecl(*this, FD)) {
     const FunctionDecl *Def = FD->getDefinition();
     const FunctionSummary &S = summary(Def ? Def : FD);
     if (S.IssuesCollective)
@@ -613,7 +613,7 @@ Engine::thrownPast(const CallExpr *Collective) {
   Collect(Try->getTryBlock());
   for (const CallExpr *Call : Calls) {
     const FunctionDecl *Callee = resolveCallee(Call);
-    if (!Callee || !Callee->hasBody() || !isUserCode(Callee))
+    if (!Callee || !Callee->hasBody() || !isTaughtDecl(*this, Callee))
       continue;
     FunctionResult *CR = P->analyze(Callee->getDefinition());
     if (!CR || !CR->ThrowTaint.depends())

@@ -1,6 +1,7 @@
 //===- Transfer.cpp - Assignments, per-element transfer, fixpoint
 //-----------===//
 #include "engine/uniformity/UniformityAnalysis.h"
+#include "api/CopyKinds.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -46,7 +47,7 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     L = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(L)) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (F && E.isUserCode(F)) {
+    if (F && isTaughtDecl(E, F)) {
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
       noteFieldWrite(F, T);
@@ -73,6 +74,35 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     if (Elem.Vary && (!ControlVaries || isTensorType(VD->getType())))
       Elem.ContentOnly = true;
     assignVar(VD, Elem, S, /*Strong=*/false);
+  }
+}
+
+bool UniformityAnalysis::copiesFromDevice(const Expr *Kind) {
+  const auto *DR = Kind ? dyn_cast<DeclRefExpr>(strip(Kind)) : nullptr;
+  const auto *EC = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
+  if (EC)
+    for (const api::CopyKind &K : api::cudaCopyKinds())
+      if (EC->getName() == K.Name)
+        return K.FromDevice;
+  return true;
+}
+
+void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
+  llvm::SmallVector<const VarDecl *, 4> Vars;
+  collectVarRefs(Buffer, Vars);
+  for (size_t I = 0; I < Vars.size(); ++I) {
+    auto A = P.Aliases.find(Vars[I]);
+    if (A != P.Aliases.end())
+      for (const VarDecl *V : A->second)
+        if (!llvm::is_contained(Vars, V))
+          Vars.push_back(V);
+  }
+  for (const VarDecl *VD : Vars) {
+    if (!VD->hasLocalStorage())
+      continue;
+    Taint T;
+    T.UniformContent = true;
+    S[VD] = T;
   }
 }
 
@@ -114,7 +144,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (const FieldDecl *F = CI->getMember(); F && CI->getInit()) {
       Taint T = eval(CI->getInit(), S);
       T.addControl(Ctl);
-      if (E.isUserCode(F))
+      if (isTaughtDecl(E, F))
         noteFieldWrite(F, T);
     }
     return;
@@ -197,7 +227,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (R.ReturnsSeen++ == 0)
       R.ReturnTaint = T;
     else
-      R.ReturnTaint.join(T);
+      R.ReturnTaint.mergePaths(T);
     return;
   }
 }
@@ -216,14 +246,23 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   return Ctl;
 }
 
+/// Merges the states of two paths. A variable missing on one side has its
+/// initial value there, which a pending implicit flow cannot be compared
+/// with: it settles.
 static VarState joinStates(const VarState &A, const VarState &B) {
   VarState Out = A;
+  for (auto &[VD, T] : Out)
+    if (!B.count(VD))
+      T.settle();
   for (const auto &[VD, T] : B) {
     auto It = Out.find(VD);
-    if (It == Out.end())
-      Out.emplace(VD, T);
-    else
-      It->second.join(T);
+    if (It == Out.end()) {
+      Taint Settled = T;
+      Settled.settle();
+      Out.emplace(VD, Settled);
+    } else {
+      It->second.mergePaths(T);
+    }
   }
   return Out;
 }
