@@ -363,14 +363,18 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   if (Callee && Callee->hasBody() && E.isUserCode(Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
     if (FunctionResult *CR = P.analyze(Def ? Def : Callee)) {
-      for (auto &[Idx, Origin] : CR->Summary.VaryingOutParams)
+      // Copies: for a recursive call CR is this function's own result, and
+      // noteFieldWrite below appends to it.
+      const auto OutParams = CR->Summary.VaryingOutParams;
+      const auto ParamFields = CR->ParamToField;
+      for (auto &[Idx, Origin] : OutParams)
         if (const Expr *A = ArgAt(Idx)) {
           Taint T;
           T.Vary = true;
           T.Origin = Origin;
           assignLValue(A, T, S, false);
         }
-      for (auto &[Field, Mask] : CR->ParamToField) {
+      for (auto &[Field, Mask] : ParamFields) {
         Taint Joined;
         for (unsigned I = 0; I < Args.size() && I < 64; ++I)
           if (Mask & (uint64_t(1) << I))
