@@ -128,6 +128,40 @@ cleanCommandLine(std::vector<std::string> Argv, const std::string &ResourceDir,
   return Out;
 }
 
+bool isGccCompiler(llvm::StringRef Compiler) {
+  llvm::SmallString<256> Real;
+  llvm::StringRef Name = llvm::sys::path::filename(Compiler);
+  // cc / c++ / mpicc are links or wrappers: look at what they point to.
+  if (!llvm::sys::fs::real_path(Compiler, Real) &&
+      !llvm::sys::path::filename(Real).contains("clang") &&
+      (Name == "cc" || Name == "c++"))
+    Name = llvm::sys::path::filename(Real);
+  if (Name.contains("clang"))
+    return false;
+  // gcc, g++, x86_64-linux-gnu-gcc-12, g++-12, mpicc / mpicxx / mpic++
+  // (Open MPI and MPICH wrap the system GCC on Debian).
+  return Name.contains("gcc") || Name.contains("g++") || Name == "cc" ||
+         Name == "c++" || Name.starts_with("mpic") || Name == "mpiCC";
+}
+
+std::string relaxForGcc(std::vector<std::string> &Argv) {
+  if (Argv.empty() || !isGccCompiler(Argv[0]))
+    return "";
+  // Clang errors (DefaultError warnings) that GCC 12 only warns about.
+  static const char *const Relaxed[] = {
+      "implicit-function-declaration", "implicit-int", "int-conversion",
+      "incompatible-function-pointer-types", "c++11-narrowing"};
+  std::vector<std::string> Flags;
+  std::string What;
+  for (const char *Group : Relaxed) {
+    Flags.push_back(std::string("-Wno-error=") + Group);
+    What += (What.empty() ? "-W" : ", -W") + std::string(Group);
+  }
+  Argv.insert(Argv.begin() + 1, Flags.begin(), Flags.end());
+  return "compiled like GCC (" + llvm::sys::path::filename(Argv[0]).str() +
+         "): " + What + " are warnings, not errors";
+}
+
 const tooling::CompilationDatabase *
 DatabaseCache::loadDir(const std::string &Dir, std::string &Error,
                        bool &Found) {

@@ -14,6 +14,8 @@
 #include "Rule.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
+#include "report/Glob.h"
+#include "report/AtomicFile.h"
 #include "report/Output.h"
 #include "report/Paths.h"
 
@@ -113,6 +115,26 @@ cl::opt<bool> Quiet("quiet", cl::desc("No progress or summary on stderr"),
 cl::opt<bool> Lsp("lsp",
                   cl::desc("Run as a language server on stdin/stdout"),
                   cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say how compile commands were adjusted"),
+                      cl::cat(Category));
+cl::opt<bool> NoIsolation(
+    "no-isolation",
+    cl::desc("Analyze in this process instead of one process per translation "
+             "unit (for debuggers; a crash may end the whole run)"),
+    cl::cat(Category));
+cl::opt<std::string> CrashReport(
+    "crash-report",
+    cl::desc("Save a report (stack dump, compile command) per translation "
+             "unit whose analysis crashed into this directory"),
+    cl::value_desc("dir"), cl::cat(Category));
+/// --rules globs, split like GlobList does.
+std::vector<StringRef> split(StringRef Globs) {
+  SmallVector<StringRef> Parts;
+  Globs.split(Parts, ',', -1, false);
+  return {Parts.begin(), Parts.end()};
+}
+
 cl::opt<bool> PrintResourceDir("print-resource-dir", cl::Hidden,
                                cl::desc("Print the Clang resource directory used"),
                                cl::cat(Category));
@@ -176,6 +198,12 @@ int main(int argc, const char **argv) {
   Opts.LineFilter = LineFilterJson;
   Opts.DiffRevision = DiffRevision;
   Opts.BaselineFile = BaselineFile;
+  Opts.Isolate = !NoIsolation;
+  Opts.CrashReportDir = CrashReport;
+  if (Verbose)
+    Opts.Verbose = [](const std::string &File, const std::string &Line) {
+      errs() << "distlint: " << displayPath(File) << ": " << Line << "\n";
+    };
   if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
     return toolError("-j expects a number of jobs, not '" + Jobs + "'");
 
@@ -209,7 +237,22 @@ int main(int argc, const char **argv) {
   for (const RuleInfo &R : allRules())
     if (CwdConfig.ruleEnabled(R.Id, Rules))
       Enabled.push_back(&R);
+  // A positive --rules glob that names no rule is a typo, not a choice.
+  for (StringRef Glob : split(Rules)) {
+    Glob = Glob.trim();
+    if (Glob.empty() || Glob.starts_with("-"))
+      continue;
+    bool Matches = false;
+    for (const RuleInfo &R : allRules())
+      Matches |= globMatches(Glob, R.Id);
+    if (!Matches)
+      return toolError("--rules glob '" + Glob + "' matches no rule (see "
+                       "--list-rules)");
+  }
   if (ListRules) {
+    if (Enabled.empty())
+      return toolError("--rules='" + Rules +
+                       "' and the config enable no rule");
     outs() << "Enabled rules:\n";
     for (const RuleInfo *R : Enabled)
       outs() << "    " << R->Id << "\n";
@@ -246,21 +289,16 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return toolError("no input files (give source files or --all; see --help)");
 
-  // Open the output before the (long) analysis so a bad path fails fast.
-  std::unique_ptr<raw_fd_ostream> FileOut;
-  if (!OutputFile.empty()) {
-    std::error_code EC;
-    FileOut = std::make_unique<raw_fd_ostream>(OutputFile, EC, sys::fs::OF_Text);
-    if (EC)
-      return toolError("cannot write " + OutputFile + ": " + EC.message());
-  }
-  std::unique_ptr<raw_fd_ostream> BaselineOut;
+  // Open the output before the (long) analysis so a bad path fails fast;
+  // it replaces the target only once complete (AtomicFile.h).
+  std::string OpenError;
+  AtomicOutputFile FileOut;
+  if (!OutputFile.empty() && !FileOut.open(OutputFile, OpenError))
+    return toolError(OpenError);
+  AtomicOutputFile BaselineOut;
   if (!WriteBaselineFile.empty()) {
-    std::error_code EC;
-    BaselineOut =
-        std::make_unique<raw_fd_ostream>(WriteBaselineFile, EC, sys::fs::OF_Text);
-    if (EC)
-      return toolError("cannot write " + WriteBaselineFile + ": " + EC.message());
+    if (!BaselineOut.open(WriteBaselineFile, OpenError))
+      return toolError(OpenError);
     // A baseline records everything, whatever the filters.
     Opts.LineFilter.clear();
     Opts.DiffRevision.clear();
@@ -276,8 +314,8 @@ int main(int argc, const char **argv) {
   AnalysisResult Result = analyzeFiles(Files, Opts, &Fatal, &Stats);
 
   OutputOptions OutOpts = outputOptionsFor(Opts);
-  raw_ostream &OS = FileOut ? *FileOut : outs();
-  OutOpts.Color = !FileOut && Fmt == OutputFormat::Text &&
+  raw_ostream &OS = FileOut.isOpen() ? FileOut.os() : outs();
+  OutOpts.Color = !FileOut.isOpen() && Fmt == OutputFormat::Text &&
                   sys::Process::StandardOutIsDisplayed();
   if (!Fatal.empty() && Result.Findings.empty() && Result.Errors.empty()) {
     // Nothing was analyzed: only the reason, on one line.
@@ -287,17 +325,18 @@ int main(int argc, const char **argv) {
   }
   writeResult(Fmt, Result, OutOpts, OS);
   OS.flush();
+  if (FileOut.isOpen() && !FileOut.commit(OpenError))
+    return toolError(OpenError);
   for (const std::string &F : Fatal)
     toolError(F);
-  if (Fmt != OutputFormat::Text || FileOut)
+  if (Fmt != OutputFormat::Text || !OutputFile.empty())
     for (const distlint::FileError &E : Result.Errors)
       errs() << E.File << ": error: " << E.Message << "\n";
 
-  if (BaselineOut) {
-    writeBaseline(Result.Findings, OutOpts.ProjectRoot, *BaselineOut);
-    BaselineOut->close();
-    if (BaselineOut->has_error())
-      return toolError("cannot write " + WriteBaselineFile);
+  if (BaselineOut.isOpen()) {
+    writeBaseline(Result.Findings, OutOpts.ProjectRoot, BaselineOut.os());
+    if (!BaselineOut.commit(OpenError))
+      return toolError(OpenError);
     if (!Quiet)
       errs() << "distlint: wrote " << Result.Findings.size()
              << " finding(s) to baseline " << WriteBaselineFile << "\n";
@@ -316,7 +355,7 @@ int main(int argc, const char **argv) {
 
   if (!Fatal.empty() || !Result.Errors.empty())
     return 2;
-  if (BaselineOut || NeverFail)
+  if (!WriteBaselineFile.empty() || NeverFail)
     return 0;
   for (const Finding &F : Result.Findings)
     if (F.Sev >= FailThreshold)

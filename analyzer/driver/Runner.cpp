@@ -2,6 +2,7 @@
 #include "Runner.h"
 #include "Analysis.h"
 #include "CompileCommands.h"
+#include "Isolation.h"
 #include "RuleDocs.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
@@ -9,6 +10,7 @@
 #include "report/FindingCollector.h"
 #include "report/Fingerprint.h"
 #include "report/Paths.h"
+#include "report/ResultSerialization.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -135,9 +137,21 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
                 CompileJob &Job, std::string &FileError,
                 std::string &FatalError) {
   Job.File = File;
-  if (!llvm::sys::fs::exists(File) && !Opts.Overlays.count(File)) {
-    FileError = "no such file";
-    return false;
+  if (!Opts.Overlays.count(File)) {
+    llvm::sys::fs::file_status Status;
+    if (std::error_code EC = llvm::sys::fs::status(File, Status)) {
+      FileError = EC == std::errc::too_many_symbolic_link_levels
+                      ? "symbolic link loop (too many levels of links)"
+                  : EC == std::errc::no_such_file_or_directory
+                      ? "no such file"
+                      : "cannot read: " + EC.message();
+      return false;
+    }
+    if (llvm::sys::fs::is_directory(Status)) {
+      FileError = "is a directory, not a source file (use --all or list "
+                  "the files)";
+      return false;
+    }
   }
   std::vector<std::string> Argv;
   if (Opts.UseFixedFlags) {
@@ -179,6 +193,9 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
   Job.Args = cleanCommandLine(std::move(Argv), ResourceDir,
                               !Opts.ResourceDir.empty(), Opts.ExtraArgsBefore,
                               Opts.ExtraArgs);
+  std::string Relaxed = relaxForGcc(Job.Args);
+  if (!Relaxed.empty())
+    Job.Adjustments.push_back(Relaxed);
   return true;
 }
 } // namespace
@@ -209,6 +226,13 @@ bool allDatabaseFiles(const DriverOptions &Opts, std::vector<std::string> &Out,
   std::set<std::string> Unique;
   for (const std::string &F : DB->getAllFiles())
     Unique.insert(normalizePath(F));
+  if (Unique.empty()) {
+    Error = "--all: the compilation database " +
+            (Opts.BuildPath.empty() ? std::string("found") : "in " +
+             buildDirOf(Opts.BuildPath)) +
+            " lists no files";
+    return false;
+  }
   Out.assign(Unique.begin(), Unique.end());
   return true;
 }
@@ -333,20 +357,19 @@ private:
   FindingCollector &Collector;
 };
 
-struct TuResult {
-  std::vector<Finding> Findings;
-  std::optional<FileError> Error;
-  std::string Fatal;
-  unsigned Suppressed = 0;
-};
-
-TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
-                   const std::string &ProjectRoot, ConfigResolver &Configs) {
-  TuResult R;
+/// Recover: catch a crash in-process (CrashRecoveryContext) when the TU does
+/// not run in its own process (Isolation.h), where letting it die is better.
+TranslationUnitResult analyzeTu(const CompileJob &Job,
+                                const DriverOptions &Opts,
+                                const std::string &ProjectRoot,
+                                ConfigResolver &Configs, bool Recover) {
+  TranslationUnitResult R;
   DistlintConfig Config;
   std::string ConfigError;
   if (!Configs.configFor(Job.File, Config, ConfigError)) {
-    R.Fatal = ConfigError;
+    // A tool error (exit 2), and this file's entry under `errors` too.
+    R.ToolErrors.push_back(ConfigError);
+    R.Errors.push_back({Job.File, "not analyzed: " + ConfigError});
     return R;
   }
   AnalysisOptions AOpts;
@@ -380,23 +403,30 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
     Tool.mapVirtualFile(Path, Text);
   TuActionFactory Factory(AOpts, Collector);
   int Rc = 1;
-  llvm::CrashRecoveryContext CRC;
-  bool Survived = CRC.RunSafely([&] { Rc = Tool.run(&Factory); });
-  if (!Survived) {
-    R.Error = FileError{Job.File, "distlint crashed while analyzing this "
-                                  "file; please report it"};
-    return R;
+  if (Recover) {
+    llvm::CrashRecoveryContext CRC;
+    if (!CRC.RunSafely([&] { Rc = Tool.run(&Factory); })) {
+      R.Errors.push_back(
+          {Job.File, "analysis crashed: " +
+                         (CRC.RetCode > 128 ? signalName(CRC.RetCode - 128)
+                                            : "fatal error") +
+                         "; rerun without --no-isolation for a reliable "
+                         "report, or with --crash-report=<dir>"});
+      return R;
+    }
+  } else {
+    Rc = Tool.run(&Factory);
   }
   R.Findings = Collector.takeFindings();
-  R.Suppressed = Collector.suppressedCount();
+  R.SuppressedByNoLint = Collector.suppressedCount();
   if (Errors.Count > 0) {
     std::string Msg = Errors.First;
     if (Errors.Count > 1)
       Msg += " (and " + std::to_string(Errors.Count - 1) + " more error" +
              (Errors.Count > 2 ? "s" : "") + ")";
-    R.Error = FileError{Job.File, Msg};
+    R.Errors.push_back({Job.File, Msg});
   } else if (Rc != 0) {
-    R.Error = FileError{Job.File, "clang could not process this file"};
+    R.Errors.push_back({Job.File, "clang could not process this file"});
   }
   return R;
 }
@@ -445,40 +475,70 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   std::vector<CompileJob> Jobs =
       resolveCompileCommands(Files, Opts, Result.Errors, Fatal);
   S.TranslationUnits = Jobs.size();
-
-  static std::once_flag CrashRecoveryOnce;
-  std::call_once(CrashRecoveryOnce, [] { llvm::CrashRecoveryContext::Enable(); });
+  if (Opts.Verbose)
+    for (const CompileJob &Job : Jobs)
+      for (const std::string &Line : Job.Adjustments)
+        Opts.Verbose(Job.File, Line);
 
   ConfigResolver Configs(Opts.ConfigFile);
-  std::vector<TuResult> Results(Jobs.size());
+  std::vector<TranslationUnitResult> Results(Jobs.size());
+  unsigned Parallel = Opts.Jobs ? Opts.Jobs
+                                : defaultParallelism(BytesPerTranslationUnit);
+  Parallel = std::max(1u, std::min<unsigned>(Parallel, Jobs.size()));
   std::mutex ProgressMutex;
   unsigned Done = 0;
-  auto RunJob = [&](size_t I) {
-    Results[I] = analyzeTu(Jobs[I], Opts, ProjectRoot, Configs);
+  auto Progress = [&](size_t I) {
     if (Opts.Progress) {
       std::lock_guard<std::mutex> Lock(ProgressMutex);
       Opts.Progress(++Done, Jobs.size(), Jobs[I].File);
     }
   };
-  unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
-  if (Threads <= 1) {
-    for (size_t I = 0; I < Jobs.size(); ++I)
-      RunJob(I);
+  if (Opts.Isolate) {
+    IsolationOptions IOpts;
+    IOpts.Parallel = Parallel;
+    IOpts.CrashReportDir = Opts.CrashReportDir;
+    IOpts.OnDone = Progress;
+    Results = runIsolated(
+        Jobs.size(),
+        [&](size_t I) {
+          return analyzeTu(Jobs[I], Opts, ProjectRoot, Configs,
+                           /*Recover=*/false);
+        },
+        [&](size_t I) {
+          std::string Command = "cd " + Jobs[I].Directory + " &&";
+          for (const std::string &A : Jobs[I].Args)
+            Command += " " + A;
+          return IsolatedTask{Jobs[I].File, Command};
+        },
+        IOpts);
   } else {
-    llvm::StdThreadPool Pool(llvm::hardware_concurrency(Threads));
-    for (size_t I = 0; I < Jobs.size(); ++I)
-      Pool.async([&, I] { RunJob(I); });
-    Pool.wait();
+    static std::once_flag CrashRecoveryOnce;
+    std::call_once(CrashRecoveryOnce,
+                   [] { llvm::CrashRecoveryContext::Enable(); });
+    auto RunJob = [&](size_t I) {
+      Results[I] = analyzeTu(Jobs[I], Opts, ProjectRoot, Configs,
+                             /*Recover=*/true);
+      Progress(I);
+    };
+    if (Parallel <= 1) {
+      for (size_t I = 0; I < Jobs.size(); ++I)
+        RunJob(I);
+    } else {
+      llvm::StdThreadPool Pool(llvm::hardware_concurrency(Parallel));
+      for (size_t I = 0; I < Jobs.size(); ++I)
+        Pool.async([&, I] { RunJob(I); });
+      Pool.wait();
+    }
   }
 
   std::set<std::string> FatalSeen(Fatal.begin(), Fatal.end());
-  for (TuResult &R : Results) {
-    if (!R.Fatal.empty() && FatalSeen.insert(R.Fatal).second)
-      Fatal.push_back(R.Fatal);
-    if (R.Error)
-      Result.Errors.push_back(std::move(*R.Error));
-    S.SuppressedByNoLint += R.Suppressed;
+  for (TranslationUnitResult &R : Results) {
+    for (std::string &E : R.ToolErrors)
+      if (FatalSeen.insert(E).second)
+        Fatal.push_back(std::move(E));
+    for (FileError &E : R.Errors)
+      Result.Errors.push_back(std::move(E));
+    S.SuppressedByNoLint += R.SuppressedByNoLint;
     for (Finding &F : R.Findings)
       Result.Findings.push_back(std::move(F));
   }

@@ -63,9 +63,19 @@ struct DriverOptions {
   std::string BaselineFile;
 
   //--- Execution ---------------------------------------------------------
-  /// -j: translation units analyzed in parallel; 0 = number of cores.
+  /// -j: translation units analyzed in parallel; 0 = the cores, fewer if
+  /// the available memory does not hold that many TUs (Isolation.h).
   /// The result does not depend on it.
   unsigned Jobs = 0;
+  /// Each TU in its own process, so a crash costs only that TU (Isolation.h).
+  /// --no-isolation: in-process threads (for debuggers; a crash may end the
+  /// run).
+  bool Isolate = true;
+  /// --crash-report: directory for a report per crashed TU.
+  std::string CrashReportDir;
+  /// --verbose: receives one line per adjustment made to a compile command.
+  std::function<void(const std::string &File, const std::string &Line)>
+      Verbose;
   /// Unsaved file contents (absolute path -> text), e.g. from an editor.
   std::map<std::string, std::string> Overlays;
   /// Called after each TU finishes (from worker threads, serialized):
@@ -79,6 +89,8 @@ struct CompileJob {
   std::string File;      ///< Absolute, normalized main file.
   std::string Directory; ///< Working directory of the command.
   std::vector<std::string> Args; ///< argv, compiler first, after clean-up.
+  /// What the clean-up changed that the user may want to know (--verbose).
+  std::vector<std::string> Adjustments;
 };
 
 /// Files of the compilation database found from Opts.BuildPath (or the

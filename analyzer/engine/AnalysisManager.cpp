@@ -174,14 +174,7 @@ void AnalysisManager::collect() {
       }
 }
 
-AnalysisManager::~AnalysisManager() {
-  if ((TaughtBodiesSkipped || TaughtBudgetHit) &&
-      std::getenv("DISTLINT_DEBUG_BUDGETS"))
-    llvm::errs() << "distlint: budget: " << TaughtBodiesSkipped
-                 << " library bodies too large to learn from"
-                 << (TaughtBudgetHit ? "; library function budget hit" : "")
-                 << "\n";
-}
+AnalysisManager::~AnalysisManager() = default;
 
 void AnalysisManager::collectTaught() {
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
@@ -194,7 +187,9 @@ void AnalysisManager::collectTaught() {
     const FunctionDecl *Def = Callee->getDefinition();
     if (!Def || !Def->getBody() || !Seen.insert(Def).second)
       return;
-    if (TaughtFunctions.size() >= Budget::TaughtFunctions) {
+    if (TaughtFunctions.size() >= Limits.TaughtFunctions) {
+      if (!TaughtBudgetHit)
+        Limits.hit("library functions", "the translation unit");
       TaughtBudgetHit = true;
       return;
     }
@@ -223,7 +218,8 @@ void AnalysisManager::prepare() {
     return;
   Preparing = true;
   collect();
-  for (int Round = 0; Round < 4; ++Round) {
+  bool Stable = false;
+  for (int Round = 0; Round < Limits.TuRounds && !Stable; ++Round) {
     unsigned Stamp = GrowthStamp;
     Results.clear();
     for (const FunctionDecl *FD : TaughtFunctions)
@@ -242,9 +238,10 @@ void AnalysisManager::prepare() {
             ++GrowthStamp;
           }
         }
-    if (Stamp == GrowthStamp)
-      break;
+    Stable = Stamp == GrowthStamp;
   }
+  if (!Stable)
+    Limits.hit("TU rounds", "the translation unit");
   Preparing = false;
   Prepared = true;
 }
@@ -266,8 +263,9 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   if (!R->Facts)
     return R;
   if (!E.isUserCode(FD) &&
-      R->Facts->cfg().getNumBlockIDs() > Budget::TaughtBodyBlocks) {
-    ++TaughtBodiesSkipped; // Too big to learn from: no summary.
+      R->Facts->cfg().getNumBlockIDs() > Limits.TaughtBodyBlocks) {
+    // Too big to learn from: no summary.
+    Limits.hit("library body size", FD->getNameAsString());
     R->Facts.reset();
     return R;
   }

@@ -10,10 +10,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "engine/Budget.h"
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
 #include "engine/lattice/Taint.h"
+#include "engine/lattice/VarState.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -26,9 +28,6 @@
 namespace distlint {
 
 using clang::CFGBlock;
-
-/// Abstract state at a program point: the value of each local variable.
-using VarState = std::map<const clang::VarDecl *, Taint>;
 
 /// Facts of one analyzed function.
 struct FunctionResult {
@@ -75,14 +74,6 @@ private:
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 };
 
-/// Analysis budgets of the uniformity data-flow for library bodies.
-namespace Budget {
-/// Library (taught) functions analyzed per TU, reached from user code.
-constexpr unsigned TaughtFunctions = 256;
-/// Library bodies with larger CFGs give no summary.
-constexpr unsigned TaughtBodyBlocks = 400;
-} // namespace Budget
-
 /// The per-TU state behind Engine (Engine::P).
 class AnalysisManager {
 public:
@@ -92,9 +83,6 @@ public:
   /// Library functions with inline bodies reached from user code (calls and
   /// constructions), analyzed for summaries with the user functions.
   std::vector<const clang::FunctionDecl *> TaughtFunctions;
-  /// Budget counters: printed on stderr at the end of the TU when the
-  /// environment sets DISTLINT_DEBUG_BUDGETS.
-  unsigned TaughtBodiesSkipped = 0;
   bool TaughtBudgetHit = false;
   void collectTaught();
 
@@ -127,6 +115,8 @@ public:
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Aliases;
   unsigned GrowthStamp = 0;
+  /// Every limit of the analysis and where it was hit.
+  Budget Limits;
 
   void prepare();
   void collect();

@@ -103,7 +103,9 @@ const api::ApiEntry *Engine::apiRole(const CallExpr *Call, api::Role R) {
 
 const FunctionDecl *Engine::enclosingFunction(const Stmt *S) {
   DynTypedNode Node = DynTypedNode::create(*S);
-  for (int Depth = 0; Depth < 256; ++Depth) {
+  // No depth cap: the walk ends at the TU, and a cap silently lost code
+  // nested deeper than it (a collective 255 blocks deep had no function).
+  while (true) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
       return nullptr;
@@ -113,7 +115,6 @@ const FunctionDecl *Engine::enclosingFunction(const Stmt *S) {
     if (const auto *L = Node.get<LambdaExpr>())
       return L->getCallOperator();
   }
-  return nullptr;
 }
 
 FunctionFacts *Engine::facts(const FunctionDecl *FD) {

@@ -487,7 +487,7 @@ static void forEachEnclosingStmt(
   ASTContext &Ctx = E.context();
   DynTypedNode Node = DynTypedNode::create(*S);
   const Stmt *Child = S;
-  for (int Depth = 0; Depth < 512; ++Depth) {
+  while (true) { // Ends at the function; no cap that drops deep code.
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
       return;

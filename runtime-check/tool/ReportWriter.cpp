@@ -43,6 +43,8 @@ const char *apiName(Api A) {
     return "MPI";
   case Api::Cuda:
     return "CUDA";
+  case Api::C10d:
+    return "c10d process group";
   default:
     return "?";
   }

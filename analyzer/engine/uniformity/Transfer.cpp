@@ -3,10 +3,12 @@
 #include "engine/uniformity/UniformityAnalysis.h"
 #include "api/CopyKinds.h"
 
+#include "engine/solver/Solver.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -246,73 +248,68 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   return Ctl;
 }
 
-/// Merges the states of two paths. A variable missing on one side has its
-/// initial value there, which a pending implicit flow cannot be compared
-/// with: it settles.
-static VarState joinStates(const VarState &A, const VarState &B) {
-  VarState Out = A;
-  for (auto &[VD, T] : Out)
-    if (!B.count(VD))
-      T.settle();
-  for (const auto &[VD, T] : B) {
-    auto It = Out.find(VD);
-    if (It == Out.end()) {
-      Taint Settled = T;
-      Settled.settle();
-      Out.emplace(VD, Settled);
-    } else {
-      It->second.mergePaths(T);
-    }
-  }
-  return Out;
-}
+namespace {
+/// The uniformity data-flow as a solver problem: states are VarStates,
+/// the transfer replays the block's elements under its control taint.
+struct UniformityProblem {
+  using Element = VarState;
+  static constexpr solver::Direction Dir = solver::Direction::Forward;
+  UniformityAnalysis &U;
+  llvm::DenseMap<const CFGBlock *, Taint> &Ctl;
+  /// Blocks whose Out has been computed. A predecessor not reached yet is
+  /// bottom: skipped, not a path on which every variable is missing
+  /// (mergePathStates settles pending implicit flows on such paths).
+  llvm::DenseSet<const CFGBlock *> Reached;
 
-static bool sameState(const VarState &A, const VarState &B) {
-  if (A.size() != B.size())
-    return false;
-  for (auto IA = A.begin(), IB = B.begin(); IA != A.end(); ++IA, ++IB)
-    if (IA->first != IB->first || !IA->second.sameAs(IB->second))
-      return false;
-  return true;
-}
+  VarState bottom() const { return {}; }
+  VarState boundary() const { return {}; }
+  VarState merge(const CFGBlock *,
+                 llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
+    VarState In;
+    bool First = true;
+    for (const auto &Nb : Ns) {
+      if (!Reached.count(Nb.Block))
+        continue;
+      In = First ? *Nb.Out : mergePathStates(In, *Nb.Out);
+      First = false;
+    }
+    return In;
+  }
+  void transfer(const CFGBlock *B, VarState &S) {
+    Reached.insert(B);
+    for (const CFGElement &El : *B)
+      U.transfer(El, S, Ctl[B]);
+  }
+  bool equal(const VarState &A, const VarState &B) const {
+    return sameState(A, B);
+  }
+  void widen(const CFGBlock *, const VarState &Old, VarState &New) {
+    widenState(Old, New);
+  }
+};
+} // namespace
 
 void UniformityAnalysis::run() {
-  CFG &G = R.Facts->cfg();
   const auto &RPO = R.Facts->reversePostOrder();
-  for (int Outer = 0; Outer < 6; ++Outer) {
+  const Budget &Limits = P.Limits;
+  for (int Outer = 0; Outer < Limits.BranchRounds; ++Outer) {
     R.In.clear();
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
-    llvm::DenseMap<const CFGBlock *, VarState> Out;
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
-    bool Changed = true;
-    for (int Iter = 0; Changed && Iter < 50; ++Iter) {
-      Changed = false;
-      for (const CFGBlock *B : RPO) {
-        VarState In;
-        bool First = true;
-        for (const CFGBlock *Pred : B->preds()) {
-          if (!Pred)
-            continue;
-          auto It = Out.find(Pred);
-          if (It == Out.end())
-            continue;
-          In = First ? It->second : joinStates(In, It->second);
-          First = false;
-        }
-        R.In[B] = In;
-        VarState S = In;
-        for (const CFGElement &El : *B)
-          transfer(El, S, Ctl[B]);
-        auto It = Out.find(B);
-        if (It == Out.end() || !sameState(It->second, S)) {
-          Out[B] = std::move(S);
-          Changed = true;
-        }
-      }
+    UniformityProblem Problem{*this, Ctl};
+    auto Sol = solver::solve(
+        R.Facts->cfg(), Problem,
+        solver::SolverLimits{Limits.SolverVisitsPerBlock, Limits.WidenAfter});
+    if (Sol.BudgetHit)
+      P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
+    llvm::DenseMap<const CFGBlock *, VarState> Out;
+    for (const CFGBlock *B : RPO) {
+      R.In[B] = Sol.in(B);
+      Out[B] = Sol.out(B);
     }
     // Branch conditions at the end of their block.
     llvm::DenseMap<const CFGBlock *, Taint> NewBranch;
@@ -350,7 +347,7 @@ void UniformityAnalysis::run() {
       VarState S = R.In[B];
       for (const CFGElement &El : *B)
         transfer(El, S, Ctl[B]);
-      R.AllPoints = joinStates(R.AllPoints, S);
+      R.AllPoints = mergePathStates(R.AllPoints, S);
     }
     bool Stable = NewBranch.size() == R.BranchTaint.size();
     if (Stable)
@@ -364,9 +361,9 @@ void UniformityAnalysis::run() {
       }
     R.BranchTaint = std::move(NewBranch);
     if (Stable)
-      break;
+      return;
   }
-  (void)G;
+  P.Limits.hit("branch rounds", FD ? FD->getNameAsString() : "<global>");
 }
 
 VarState UniformityAnalysis::stateBefore(const CFGBlock *B,

@@ -1,0 +1,45 @@
+//===- Budget.h - Every analysis limit of the engine, in one place -*- C++
+//-*-===//
+//
+// Limits keep the engine linear on large TUs. When one is hit the result is
+// partial: the hit is counted here and Engine::incompleteAnalyses() lists
+// it (the driver prints it under --verbose), never silently.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+struct Budget {
+  /// Rounds of the TU-wide facts (fields, globals, sub-communicators).
+  int TuRounds = 4;
+  /// Rounds of branch taint -> control taint inside one function.
+  int BranchRounds = 6;
+  /// Solver block visits per block (uniformity, fail-stop...).
+  unsigned SolverVisitsPerBlock = 50;
+  /// Loop-head visits before widening.
+  unsigned WidenAfter = 8;
+  /// Nesting of specialized re-analyses (helpers called with a launcher
+  /// variable's name), and the largest CFG re-analyzed per call.
+  int SpecializationDepth = 2;
+  unsigned SpecializationBlocks = 64;
+  /// Blocks a collective-sequence walk may visit.
+  int SequenceBlocks = 4000;
+  /// Callers followed for parameter-carried divergence.
+  int CallerDepth = 3;
+  /// Library (taught) functions analyzed per TU, reached from user code.
+  unsigned TaughtFunctions = 256;
+  /// Library bodies with larger CFGs give no summary.
+  unsigned TaughtBodyBlocks = 400;
+
+  /// Hits, one line each: "<limit> in <function>".
+  std::vector<std::string> Hits;
+  void hit(const char *Limit, const std::string &Where) {
+    Hits.push_back(std::string(Limit) + " in " + Where);
+  }
+};
+
+} // namespace distlint

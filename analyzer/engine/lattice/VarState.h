@@ -1,0 +1,71 @@
+//===- VarState.h - Abstract state: one Taint per variable -----*- C++ -*-===//
+//
+// The lattice of the uniformity data-flow at a program point: a map from
+// local variable to Taint, absent = not yet assigned on any path seen
+// (bottom). Join is per variable; the empty map is the bottom element.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "engine/lattice/Taint.h"
+
+#include <map>
+
+namespace distlint {
+
+using VarState = std::map<const clang::VarDecl *, Taint>;
+
+/// Per-variable join; a variable present on one side only keeps its value.
+inline VarState joinStates(const VarState &A, const VarState &B) {
+  VarState Out = A;
+  for (const auto &[VD, T] : B) {
+    auto It = Out.find(VD);
+    if (It == Out.end())
+      Out.emplace(VD, T);
+    else
+      It->second.join(T);
+  }
+  return Out;
+}
+
+/// Merges the states of two control-flow paths. A variable missing on one
+/// side has its initial value there, which a pending implicit flow cannot
+/// be compared with: it settles (Taint::mergePaths decides the others).
+inline VarState mergePathStates(const VarState &A, const VarState &B) {
+  VarState Out = A;
+  for (auto &[VD, T] : Out)
+    if (!B.count(VD))
+      T.settle();
+  for (const auto &[VD, T] : B) {
+    auto It = Out.find(VD);
+    if (It == Out.end()) {
+      Taint Settled = T;
+      Settled.settle();
+      Out.emplace(VD, Settled);
+    } else {
+      It->second.mergePaths(T);
+    }
+  }
+  return Out;
+}
+
+/// Equal as lattice elements (origins are witnesses, not compared).
+inline bool sameState(const VarState &A, const VarState &B) {
+  if (A.size() != B.size())
+    return false;
+  for (auto IA = A.begin(), IB = B.begin(); IA != A.end(); ++IA, ++IB)
+    if (IA->first != IB->first || !IA->second.sameAs(IB->second))
+      return false;
+  return true;
+}
+
+/// Widening for loops: a variable whose range still changes loses it.
+inline void widenState(const VarState &Old, VarState &New) {
+  for (auto &[VD, T] : New) {
+    auto It = Old.find(VD);
+    if (It != Old.end() && T.Range && !(It->second.Range == T.Range))
+      T.Range.reset();
+  }
+}
+
+} // namespace distlint
