@@ -25,6 +25,8 @@ struct AnalysisOptions {
   api::UserApi User;
   /// Report status-check exits as divergent (ReportErrorPathDivergence).
   bool ReportErrorPaths = false;
+  /// What fix-its insert (config: MissingTimeoutDefault, StepSyncInterval).
+  FixOptions Fixes;
 };
 
 /// Runs every enabled rule over an AST; findings go to Sink.

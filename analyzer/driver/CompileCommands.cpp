@@ -250,4 +250,50 @@ std::vector<std::string> buildDirsOfCwd() {
   return Dirs;
 }
 
+std::string projectDirOf(const std::string &File) {
+  llvm::StringRef Dir = llvm::sys::path::parent_path(File);
+  while (!Dir.empty()) {
+    llvm::SmallString<256> Git(Dir), Lists(Dir);
+    llvm::sys::path::append(Git, ".git");
+    llvm::sys::path::append(Lists, "CMakeLists.txt");
+    if (llvm::sys::fs::exists(Git))
+      return Dir.str();
+    if (auto Buffer = llvm::MemoryBuffer::getFile(Lists))
+      if ((*Buffer)->getBuffer().contains_insensitive("project("))
+        return Dir.str();
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  return "";
+}
+
+bool hasEntryUnder(const tooling::CompilationDatabase &DB,
+                   const std::string &Dir) {
+  if (Dir.empty())
+    return true;
+  for (const std::string &F : DB.getAllFiles())
+    if (isUnder(normalizePath(F), Dir))
+      return true;
+  return false;
+}
+
+std::string describeOrigin(const std::string &DatabaseDir,
+                           const tooling::CompileCommand &Cmd) {
+  llvm::SmallString<256> Path(DatabaseDir);
+  llvm::sys::path::append(Path, "compile_commands.json");
+  if (!llvm::sys::fs::exists(Path)) {
+    Path = DatabaseDir;
+    llvm::sys::path::append(Path, "compile_flags.txt");
+  }
+  std::string Out = "compile database " + std::string(Path);
+  llvm::StringRef From(Cmd.Heuristic);
+  if (From.consume_front("inferred from "))
+    Out += ", command borrowed from " + From.str();
+  else if (!From.empty())
+    Out += " (" + From.str() + ")";
+  return Out;
+}
+
 } // namespace distlint

@@ -64,4 +64,17 @@ private:
 /// sorted by name.
 std::vector<std::string> buildDirsOfCwd();
 
+/// The source root File belongs to: the nearest directory above it with a
+/// .git entry or a CMakeLists.txt that declares project(). Empty if none.
+std::string projectDirOf(const std::string &File);
+
+/// Does DB compile at least one file under Dir (always true for Dir "")?
+bool hasEntryUnder(const clang::tooling::CompilationDatabase &DB,
+                   const std::string &Dir);
+
+/// "compile database <dir>/compile_commands.json" plus ", command borrowed
+/// from <file>" when the database inferred Cmd from a similar file.
+std::string describeOrigin(const std::string &DatabaseDir,
+                           const clang::tooling::CompileCommand &Cmd);
+
 } // namespace distlint

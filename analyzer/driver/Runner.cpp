@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -92,15 +93,23 @@ std::string currentDir() {
 }
 
 /// Which database serves File when no -p is given: the nearest one above
-/// the file, else the first build*/ directory of the cwd that knows it.
+/// the file, else the first build*/ directory of the cwd that knows it, else
+/// the first one with entries in the file's own project (a database of
+/// another source root would lend an unrelated command).
 const tooling::CompilationDatabase *
 databaseForFile(const std::string &File, DatabaseCache &Cache,
-                std::string &Error, bool &Found) {
+                std::string &Error, bool &Found, std::string &DatabaseDir) {
+  std::string Project = projectDirOf(File);
+  std::vector<std::string> Foreign;
   const tooling::CompilationDatabase *DB = Cache.findUpward(
-      llvm::sys::path::parent_path(File).str(), Error, Found);
-  if (Found)
+      llvm::sys::path::parent_path(File).str(), Error, Found, &DatabaseDir);
+  if (Found && (!DB || hasEntryUnder(*DB, Project)))
     return DB;
+  if (Found)
+    Foreign.push_back(DatabaseDir);
+  Found = false;
   const tooling::CompilationDatabase *Fallback = nullptr;
+  std::string FallbackDir;
   for (const std::string &Dir : buildDirsOfCwd()) {
     std::string DirError;
     bool DirFound = false;
@@ -117,14 +126,30 @@ databaseForFile(const std::string &File, DatabaseCache &Cache,
     for (const std::string &Known : Candidate->getAllFiles())
       if (normalizePath(Known) == File) {
         Found = true;
+        DatabaseDir = Dir;
         return Candidate;
       }
-    if (!Fallback)
+    if (!hasEntryUnder(*Candidate, Project)) {
+      Foreign.push_back(Dir);
+      continue;
+    }
+    if (!Fallback) {
       Fallback = Candidate;
+      FallbackDir = Dir;
+    }
   }
   if (Fallback) {
     Found = true;
+    DatabaseDir = FallbackDir;
     return Fallback;
+  }
+  if (!Foreign.empty()) {
+    Error = "no compilation database for this file's project " + Project +
+            ": " + Foreign.front() +
+            "/compile_commands.json only has files of another source root; "
+            "configure this project (CMAKE_EXPORT_COMPILE_COMMANDS=ON) and "
+            "pass -p <its build dir>, or give compile flags after --";
+    return nullptr;
   }
   Error = "no compilation database found for " + File +
           " (searched its directory, the parents and build*/ of the current "
@@ -159,13 +184,15 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
     Argv.insert(Argv.end(), Opts.FixedFlags.begin(), Opts.FixedFlags.end());
     Argv.push_back(File);
     Job.Directory = currentDir();
+    Job.Origin = "flags after --";
   } else {
-    std::string Error;
+    std::string Error, DatabaseDir;
     bool Found = false;
     const tooling::CompilationDatabase *DB =
         Opts.BuildPath.empty()
-            ? databaseForFile(File, Cache, Error, Found)
-            : Cache.findUpward(buildDirOf(Opts.BuildPath), Error, Found);
+            ? databaseForFile(File, Cache, Error, Found, DatabaseDir)
+            : Cache.findUpward(buildDirOf(Opts.BuildPath), Error, Found,
+                               &DatabaseDir);
     if (!DB) {
       // A database that exists but cannot be read is a tool error; a file
       // nobody knows how to compile is that file's error.
@@ -180,6 +207,7 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
     }
     Argv = Commands.front().CommandLine;
     Job.Directory = Commands.front().Directory;
+    Job.Origin = describeOrigin(DatabaseDir, Commands.front());
     if (Argv.empty()) {
       FileError = "empty compile command in the compilation database";
       return false;
@@ -251,6 +279,8 @@ resolveCompileCommands(const std::vector<std::string> &Files,
     std::string FileError, FatalError;
     if (resolveOne(normalizePath(F), Opts, ResourceDir, Cache, Job, FileError,
                    FatalError)) {
+      if (Opts.Verbose)
+        Opts.Verbose(Job.File, "using " + Job.Origin);
       Jobs.push_back(std::move(Job));
       continue;
     }
@@ -297,15 +327,19 @@ public:
     Info.FormatDiagnostic(Msg);
     std::string Where;
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P =
-          Info.getSourceManager().getPresumedLoc(Info.getLocation());
-      if (P.isValid())
-        Where = std::string(P.getFilename()) + ":" +
-                std::to_string(P.getLine()) + ":" +
-                std::to_string(P.getColumn()) + ": ";
+      const SourceManager &SM = Info.getSourceManager();
+      PresumedLoc P = SM.getPresumedLoc(Info.getLocation());
+      if (P.isValid()) {
+        llvm::SmallString<256> Path(P.getFilename());
+        SM.getFileManager().makeAbsolutePath(Path);
+        At = Location{normalizePath(Path), P.getLine(), P.getColumn()};
+        Where = At.File + ":" + std::to_string(At.Line) + ":" +
+                std::to_string(At.Column) + ": ";
+      }
     }
     First = Where + std::string(Msg);
   }
+  Location At;
   std::string First;
   unsigned Count = 0;
 };
@@ -379,12 +413,26 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   };
   AOpts.User = Config.User;
   AOpts.ReportErrorPaths = Config.ReportErrorPathDivergence.value_or(false);
+  AOpts.Fixes = Config.Fixes;
 
   CollectorOptions COpts;
   COpts.ProjectRoot = ProjectRoot;
-  COpts.SeverityOf = [Config](llvm::StringRef Rule) {
-    return Config.severityOf(Rule);
+  std::string AsErrors = Opts.WarningsAsErrors;
+  COpts.SeverityOf = [Config, AsErrors](llvm::StringRef Rule) {
+    return Config.severityOf(Rule, AsErrors);
   };
+  // Regexes were validated by the caller (checkDriverOptions).
+  auto Filter = [](const std::optional<std::string> &Cli,
+                   const std::optional<std::string> &Cfg)
+      -> std::shared_ptr<llvm::Regex> {
+    const std::optional<std::string> &Re = Cli ? Cli : Cfg;
+    if (!Re)
+      return nullptr;
+    return std::make_shared<llvm::Regex>(*Re);
+  };
+  COpts.HeaderFilter = Filter(Opts.HeaderFilter, Config.HeaderFilterRegex);
+  COpts.ExcludeHeaderFilter =
+      Filter(Opts.ExcludeHeaderFilter, Config.ExcludeHeaderFilterRegex);
   FindingCollector Collector(std::move(COpts));
   ErrorCollector Errors;
 
@@ -419,12 +467,17 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   }
   R.Findings = Collector.takeFindings();
   R.SuppressedByNoLint = Collector.suppressedCount();
+  R.HeaderFiltered = Collector.headerFilteredCount();
   if (Errors.Count > 0) {
     std::string Msg = Errors.First;
     if (Errors.Count > 1)
       Msg += " (and " + std::to_string(Errors.Count - 1) + " more error" +
              (Errors.Count > 2 ? "s" : "") + ")";
-    R.Errors.push_back({Job.File, Msg});
+    // Which command produced the error: a borrowed or foreign command is
+    // the usual cause of a missing header.
+    if (!Opts.UseFixedFlags && !Job.Origin.empty())
+      Msg += " [using " + Job.Origin + "]";
+    R.Errors.push_back({Job.File, Msg, Errors.At});
   } else if (Rc != 0) {
     R.Errors.push_back({Job.File, "clang could not process this file"});
   }
@@ -466,6 +519,15 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       !changedLinesSince(Opts.DiffRevision, currentDir(), Changed, GitRoot,
                          Error))
     Fatal.push_back(Error);
+  for (const std::optional<std::string> *Re :
+       {&Opts.HeaderFilter, &Opts.ExcludeHeaderFilter}) {
+    std::string Why;
+    if (*Re && !llvm::Regex(**Re).isValid(Why))
+      Fatal.push_back(std::string(Re == &Opts.HeaderFilter
+                                      ? "-header-filter"
+                                      : "-exclude-header-filter") +
+                      " is not a valid regular expression: " + Why);
+  }
   if (!Opts.ResourceDir.empty() && !isResourceDir(Opts.ResourceDir))
     Fatal.push_back("--resource-dir " + Opts.ResourceDir +
                     " is not a Clang resource directory (no include/stddef.h)");
@@ -480,7 +542,7 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       for (const std::string &Line : Job.Adjustments)
         Opts.Verbose(Job.File, Line);
 
-  ConfigResolver Configs(Opts.ConfigFile);
+  ConfigResolver Configs(Opts.ConfigFile, Opts.InlineConfig);
   std::vector<TranslationUnitResult> Results(Jobs.size());
   unsigned Parallel = Opts.Jobs ? Opts.Jobs
                                 : defaultParallelism(BytesPerTranslationUnit);
@@ -539,6 +601,7 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
     for (FileError &E : R.Errors)
       Result.Errors.push_back(std::move(E));
     S.SuppressedByNoLint += R.SuppressedByNoLint;
+    S.RemovedByHeaderFilter += R.HeaderFiltered;
     for (Finding &F : R.Findings)
       Result.Findings.push_back(std::move(F));
   }

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,16 @@ struct DriverOptions {
   /// --config: one config file used for every source instead of the
   /// per-directory .distlint.yaml files (see analyzer/report/Config.h).
   std::string ConfigFile;
+  /// -config=<yaml>: clang-tidy's inline config, used for every source
+  /// instead of file lookup (wins over ConfigFile).
+  std::string InlineConfig;
+  /// --warnings-as-errors: globs whose findings become errors, applied after
+  /// the config files' WarningsAsErrors.
+  std::string WarningsAsErrors;
+  /// -header-filter / -exclude-header-filter (regexes over absolute paths);
+  /// unset = the config's HeaderFilterRegex, else every user header.
+  std::optional<std::string> HeaderFilter;
+  std::optional<std::string> ExcludeHeaderFilter;
   /// Root for repo-relative paths (fingerprints, SARIF uri, baseline).
   /// Empty = the git top-level of the current directory, else the cwd.
   std::string ProjectRoot;
@@ -73,7 +84,8 @@ struct DriverOptions {
   bool Isolate = true;
   /// --crash-report: directory for a report per crashed TU.
   std::string CrashReportDir;
-  /// --verbose: receives one line per adjustment made to a compile command.
+  /// --verbose: one line per adjustment made to a compile command and per
+  /// decision (which database, which borrowed command).
   std::function<void(const std::string &File, const std::string &Line)>
       Verbose;
   /// Unsaved file contents (absolute path -> text), e.g. from an editor.
@@ -89,6 +101,9 @@ struct CompileJob {
   std::string File;      ///< Absolute, normalized main file.
   std::string Directory; ///< Working directory of the command.
   std::vector<std::string> Args; ///< argv, compiler first, after clean-up.
+  /// Where the command came from ("compile database build/... (command of
+  /// src/a.cpp)"), said with the file's first error and by --verbose.
+  std::string Origin;
   /// What the clean-up changed that the user may want to know (--verbose).
   std::vector<std::string> Adjustments;
 };
@@ -115,6 +130,7 @@ struct RunStats {
   unsigned SuppressedByNoLint = 0;
   unsigned RemovedByBaseline = 0;
   unsigned RemovedByFilters = 0; ///< --line-filter and --diff.
+  unsigned RemovedByHeaderFilter = 0; ///< -header-filter and the config's.
 };
 
 /// The whole pipeline: resolve commands, parse and analyze each TU (in

@@ -22,19 +22,29 @@ FunctionResult::liveControlDependencies(const CFGBlock *B) {
   auto It = LiveDeps.find(B);
   if (It != LiveDeps.end())
     return It->second;
-  std::vector<const CFGBlock *> Out;
-  if (Doomed.empty() && ErrorPaths.empty()) {
-    Out = Facts->allControlDependencies(B);
-  } else {
-    if (!Pruned) {
-      llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(),
-                                                      Doomed.end());
-      Removed.insert(ErrorPaths.begin(), ErrorPaths.end());
-      Pruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
-    }
-    Out = Pruned->all(B);
-  }
+  std::vector<const CFGBlock *> Out = Doomed.empty() && ErrorPaths.empty()
+                                          ? Facts->allControlDependencies(B)
+                                          : pruned().all(B);
   return LiveDeps[B] = std::move(Out);
+}
+
+PrunedControlDependence &FunctionResult::pruned() {
+  if (!Pruned) {
+    // Paths that end the job and error paths (cfg/ErrorPaths.h) alike.
+    llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(),
+                                                    Doomed.end());
+    Removed.insert(ErrorPaths.begin(), ErrorPaths.end());
+    Pruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
+  }
+  return *Pruned;
+}
+
+const CFGBlock *FunctionResult::liveImmediatePostDominator(const CFGBlock *B) {
+  if ((!Doomed.empty() || !ErrorPaths.empty()) && !Doomed.count(B) &&
+      !ErrorPaths.count(B))
+    if (const CFGBlock *Join = pruned().immediatePostDominator(B))
+      return Join;
+  return Facts->immediatePostDominator(B); // Also: B never reaches the exit.
 }
 
 Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {

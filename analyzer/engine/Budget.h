@@ -2,8 +2,9 @@
 //-*-===//
 //
 // Limits keep the engine linear on large TUs. When one is hit the result is
-// partial: the hit is counted here and Engine::incompleteAnalyses() lists
-// it (the driver prints it under --verbose), never silently.
+// partial: the hit is recorded in Hits (Engine::limits()), never silently;
+// the collective-sequence limits also print each hit to stderr under
+// DISTLINT_DEBUG_BUDGETS.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -26,8 +27,12 @@ struct Budget {
   /// variable's name), and the largest CFG re-analyzed per call.
   int SpecializationDepth = 2;
   unsigned SpecializationBlocks = 64;
-  /// Blocks a collective-sequence walk may visit.
+  /// Blocks a collective-sequence walk may visit, steps of one ordered
+  /// comparison of two arms (choices multiply), and the depth to which
+  /// called functions' sequences are inlined.
   int SequenceBlocks = 4000;
+  unsigned SequenceSteps = 20000;
+  unsigned SequenceInlineDepth = 8;
   /// Callers followed for parameter-carried divergence.
   int CallerDepth = 3;
   /// Library (taught) functions analyzed per TU, reached from user code.

@@ -89,7 +89,8 @@ private:
 constexpr size_t MinLoc = 4 + 4 + 4;
 constexpr size_t MinNote = MinLoc + 4;
 constexpr size_t MinFinding = 4 + 1 + MinLoc + 4 + 4 + 4;
-constexpr size_t MinFileError = 4 + 4;
+constexpr size_t MinFileError = 4 + 4 + MinLoc;
+constexpr size_t MinReplacement = 4 + 4 + 4 + 4;
 constexpr size_t MinString = 4;
 
 bool readFinding(Reader &R, Finding &F) {
@@ -106,6 +107,13 @@ bool readFinding(Reader &R, Finding &F) {
   for (Note &N : F.Notes)
     if (!R.loc(N.Loc) || !R.str(N.Message))
       return false;
+  uint32_t Fixes;
+  if (!R.count(Fixes, MinReplacement))
+    return false;
+  F.Fixes.resize(Fixes);
+  for (Replacement &X : F.Fixes)
+    if (!R.str(X.File) || !R.u32(X.Offset) || !R.u32(X.Length) || !R.str(X.Text))
+      return false;
   return R.str(F.Fingerprint);
 }
 
@@ -121,7 +129,7 @@ bool readAll(Reader &R, TranslationUnitResult &Out) {
     return false;
   Out.Errors.resize(N);
   for (FileError &E : Out.Errors)
-    if (!R.str(E.File) || !R.str(E.Message))
+    if (!R.str(E.File) || !R.str(E.Message) || !R.loc(E.At))
       return false;
   if (!R.count(N, MinString))
     return false;
@@ -133,6 +141,9 @@ bool readAll(Reader &R, TranslationUnitResult &Out) {
   if (!R.u32(Suppressed))
     return false;
   Out.SuppressedByNoLint = Suppressed;
+  if (!R.u32(Suppressed))
+    return false;
+  Out.HeaderFiltered = Suppressed;
   if (!R.atEnd())
     return R.fail("trailing data");
   return true;
@@ -155,17 +166,26 @@ std::string serializeResult(const TranslationUnitResult &R) {
       W.loc(N.Loc);
       W.str(N.Message);
     }
+    W.u32(static_cast<uint32_t>(F.Fixes.size()));
+    for (const Replacement &X : F.Fixes) {
+      W.str(X.File);
+      W.u32(X.Offset);
+      W.u32(X.Length);
+      W.str(X.Text);
+    }
     W.str(F.Fingerprint);
   }
   W.u32(static_cast<uint32_t>(R.Errors.size()));
   for (const FileError &E : R.Errors) {
     W.str(E.File);
     W.str(E.Message);
+    W.loc(E.At);
   }
   W.u32(static_cast<uint32_t>(R.ToolErrors.size()));
   for (const std::string &E : R.ToolErrors)
     W.str(E);
   W.u32(R.SuppressedByNoLint);
+  W.u32(R.HeaderFiltered);
   return std::move(W.Out);
 }
 

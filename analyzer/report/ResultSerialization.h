@@ -41,10 +41,12 @@ struct TranslationUnitResult {
   /// .distlint.yaml): the run exits 2.
   std::vector<std::string> ToolErrors;
   unsigned SuppressedByNoLint = 0;
+  /// Findings dropped by -header-filter / -exclude-header-filter.
+  unsigned HeaderFiltered = 0;
 };
 
 /// Bumped on any layout change; readers reject other versions.
-constexpr unsigned ResultFormatVersion = 1;
+constexpr unsigned ResultFormatVersion = 2;
 
 std::string serializeResult(const TranslationUnitResult &R);
 

@@ -25,13 +25,16 @@
 #      linked statically into libtorch_cuda.so or not;
 #   4. overhead: CPU time per ncclAllReduce call with and without the
 #      recorder, against real NCCL.
-# Prints one PASS/FAIL/SKIP line per check and exits non-zero on a FAIL.
+# Prints one PASS/FAIL/SKIP line per check; exits 1 on a FAIL (at once when
+# no GPU is visible), 3 when all passed but the ProcessGroupNCCL path could
+# not be checked (no PyTorch with CUDA: set LIBTORCH=<unpacked LibTorch>).
 set -uo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/distlint-rt-gpu}"
 mkdir -p "$out"
 work="$(mktemp -d /tmp/dlrt-gpu-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
 log="$out/run_h200.log"
 : > "$log"
 failures=0
@@ -42,13 +45,25 @@ skip() { say "SKIP $*"; }
 limit() { local s="$1"; shift; timeout --kill-after=10 "$s" "$@"; }
 
 say "== distlint-rt GPU check on $(hostname) at $(date -u +%FT%TZ)"
-command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$log"
+# Every step runs on the GPU: without one, say so and stop before building.
+if ! gpus=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1) ||
+   [ -z "$gpus" ]; then
+  fail "no GPU visible (nvidia-smi: ${gpus:-not found}); run this on the lent device machine"
+  exit 1
+fi
+say "$gpus"
 
 # ---- Where CUDA, NCCL and PyTorch live --------------------------------------------------------
+# PyTorch's C++ libraries: LIBTORCH=<unpacked LibTorch zip> (include/, lib/),
+# else the torch package of python3.
 python=$(command -v python3 || true)
 torch_dir=""
-if [ -n "$python" ]; then
+torch_from=""
+if [ -n "${LIBTORCH:-}" ]; then
+  torch_dir="$LIBTORCH" torch_from="LIBTORCH"
+elif [ -n "$python" ]; then
   torch_dir=$("$python" -c 'import torch, os; print(os.path.dirname(torch.__file__))' 2>/dev/null || true)
+  torch_from="python3's torch"
 fi
 site=""
 [ -n "$torch_dir" ] && site="$(dirname "$torch_dir")"
@@ -64,7 +79,12 @@ done
 say "torch: ${torch_dir:-none}; CUDA: $cuda_home"
 
 abi=1
-[ -n "$torch_dir" ] && abi=$("$python" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))' 2>/dev/null || echo 1)
+if [ "$torch_from" = LIBTORCH ]; then
+  # The pre-C++11-ABI LibTorch builds export no std::__cxx11 symbols.
+  nm -D --defined-only "$torch_dir/lib/libc10.so" 2>/dev/null | grep -q __cxx11 || abi=0
+elif [ -n "$torch_dir" ]; then
+  abi=$("$python" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))' 2>/dev/null || echo 1)
+fi
 
 # ---- 1. Build the recorder ---------------------------------------------------------------------
 # With PyTorch present, libdistlint-rt-torch.so is built against its headers.
@@ -139,7 +159,16 @@ else
 fi
 
 # ---- 3. LibTorch ProcessGroupNCCL ---------------------------------------------------------------
-if [ -n "$torch_dir" ] && "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>>"$log"; then
+torch_cuda=0
+if [ "$torch_from" = LIBTORCH ]; then
+  [ -f "$torch_dir/lib/libtorch_cuda.so" ] && torch_cuda=1
+elif [ -n "$torch_dir" ] &&
+     "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>>"$log"; then
+  torch_cuda=1
+fi
+pg_nccl_checked=0
+if [ "$torch_cuda" = 1 ]; then
+  pg_nccl_checked=1
   torch_bin="$work/torch_pg_nccl"
   # The c10d hooks need the vtable slots to be filled through symbols.
   slots=$(readelf -rW "$torch_dir/lib/libtorch_cuda.so" 2>/dev/null |
@@ -211,7 +240,7 @@ PY
     fail "LibTorch program did not build against $torch_dir (see $log)"
   fi
 else
-  skip "no PyTorch with CUDA on this machine: LibTorch check left out"
+  skip "no PyTorch with CUDA on this machine (${torch_dir:-no torch package}; set LIBTORCH=<unpacked LibTorch CUDA zip>): ProcessGroupNCCL path NOT checked"
 fi
 
 # ---- 4. Overhead against real NCCL ----------------------------------------------------------------
@@ -232,6 +261,9 @@ if [ -x "$raw" ]; then
   fi
 fi
 
-rm -rf "$work"
 say "== $failures failure(s); log: $log"
-[ "$failures" = 0 ]
+[ "$failures" = 0 ] || exit 1
+if [ "$pg_nccl_checked" = 0 ]; then
+  say "INCOMPLETE: the ProcessGroupNCCL path was not checked (no PyTorch with CUDA); exit 3"
+  exit 3
+fi

@@ -511,10 +511,18 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     A.Manifest = *Manifest;
     A.HaveManifest = true;
   }
-  // Communicators and their members.
+  // Communicators and their members. Trace files are untrusted input: a
+  // communicator larger than the job's world (or than any real job) is a
+  // corrupt record, not a reason to allocate gigabytes for its member table.
+  int32_t MaxCommSize = 0;
+  for (const RankTrace &Tr : A.Traces)
+    MaxCommSize = std::max(MaxCommSize, int32_t(Tr.WorldSize));
+  if (MaxCommSize <= 0 || MaxCommSize > kMaxCommunicatorSize)
+    MaxCommSize = kMaxCommunicatorSize;
   std::map<uint64_t, CommSummary> Comms;
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
+    size_t Implausible = 0;
     if (Tr.wrapped())
       A.Notes.push_back(
           "rank " + std::to_string(Tr.Rank) + ": the trace ring wrapped; " +
@@ -528,6 +536,10 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
       if (!R.CommId || R.CommRank < 0 || R.CommSize <= 0 ||
           (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate))
         continue;
+      if (R.CommSize > MaxCommSize || R.CommRank >= R.CommSize) {
+        ++Implausible;
+        continue;
+      }
       CommSummary &C = Comms[R.CommId];
       C.Id = R.CommId;
       C.ApiId = R.ApiId;
@@ -549,6 +561,11 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
       if (R.Kind == RecordKind::CommCreate && !C.Created.Rec)
         C.Created = {int(T), &R};
     }
+    if (Implausible)
+      A.Notes.push_back("rank " + std::to_string(Tr.Rank) + ": " +
+                        std::to_string(Implausible) +
+                        " records with a communicator rank or size outside "
+                        "the job were ignored (corrupt trace?)");
   }
   for (auto &[Id, C] : Comms) {
     compareComm(A, C);

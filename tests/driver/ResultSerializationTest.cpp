@@ -105,8 +105,10 @@ TEST(ResultSerialization, RejectsTrailingBytesBadMagicAndVersion) {
 }
 
 TEST(ResultSerialization, ForgedCountsAreRejectedBeforeAllocating) {
-  // Magic, version 1, then a finding count of 0xFFFFFFFF with no data.
-  std::string Bytes("DLTU\x01\x00\x00\x00\xff\xff\xff\xff", 12);
+  // Magic, the current version, then a finding count of 0xFFFFFFFF with
+  // no data.
+  std::string Bytes("DLTU\x00\x00\x00\x00\xff\xff\xff\xff", 12);
+  Bytes[4] = static_cast<char>(ResultFormatVersion);
   TranslationUnitResult Out;
   std::string Error;
   EXPECT_FALSE(deserializeResult(Bytes, Out, Error));

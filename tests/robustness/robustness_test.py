@@ -284,7 +284,7 @@ def lint_with_good(e, bad_args, pattern, extra=None):
 def directory_given_as_file(e):
     d = os.path.join(e.tmp, "src")
     os.makedirs(d)
-    doc = lint_with_good(e, [d], r"src: error: is a directory")
+    doc = lint_with_good(e, [d], r"src:1:1: error: is a directory")
     check(any("is a directory" in x["message"] for x in doc["errors"]), doc["errors"])
 
 
@@ -293,7 +293,7 @@ def symlink_loop(e):
     a, b = os.path.join(e.tmp, "a.cpp"), os.path.join(e.tmp, "b.cpp")
     os.symlink(b, a)
     os.symlink(a, b)
-    lint_with_good(e, [a], r"a.cpp: error: symbolic link loop")
+    lint_with_good(e, [a], r"a.cpp:1:1: error: symbolic link loop")
 
 
 @case

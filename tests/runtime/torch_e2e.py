@@ -15,8 +15,9 @@ that creates a process group, and the example trainers, run as 2 ranks under `di
 
   torch_e2e.py --config e2e-config.json --work DIR [--filter RE] [--live-only]
 
-Programs are built once with tests/torch's cached builder (shared with the
-torch.gloo_proofs stage). Exit 77 = skipped, with the reason.
+The binaries are the ones the torch stage built and cached (torch.gloo_proofs
+and torch.example, which ctest runs first: both build with line tables), so
+nothing is compiled twice. Exit 77 = skipped, with the reason.
 """
 import argparse
 import concurrent.futures
@@ -271,13 +272,14 @@ def main():
     binaries, failed, passed = {}, 0, 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for program, result in zip(programs, pool.map(
-                lambda p: _try(builder.build, p.path, ("-gline-tables-only",)), programs)):
+                lambda p: _try(builder.build, p.path), programs)):
             if isinstance(result, Exception):
                 failed += 1
                 log("FAIL %s: does not build: %s" % (program.rel, result))
             else:
                 binaries[program.rel] = result[0]
-    log("built %d programs in %.0f s" % (len(binaries), time.time() - start))
+    log("built %d programs in %.0f s (cached ones are the torch stage's)" % (
+        len(binaries), time.time() - start))
     runner = Runner(cfg, work)
     runner.keep_alive = builder.keep_alive_library()
     # The project's LibTorch declarations (what the testdata harness checks
@@ -290,10 +292,24 @@ def main():
         (tmp / "base").mkdir()
         try:
             expected = sorted(l for l, rule in program.expected if rule == DIVERGENT_RULE)
-            return program, judge(runner, program.path, [str(binaries[program.rel])],
-                                  expected, flags + program.args, program.run_label, tmp)
+            result = judge(runner, program.path, [str(binaries[program.rel])],
+                           expected, flags + program.args, program.run_label, tmp)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        if result[0] and not expected:
+            # As in torch.gloo_proofs: a clean program may miss the 3 s
+            # process-group timeout on a loaded machine (baseline included);
+            # a real hang or a false divergence fails the second run too.
+            log("     %s: clean run failed (%s), running it once more" % (
+                program.rel, result[0][0].splitlines()[0][:200]))
+            tmp = Path(tempfile.mkdtemp(prefix="dlrt-torch-"))
+            (tmp / "base").mkdir()
+            try:
+                result = judge(runner, program.path, [str(binaries[program.rel])],
+                               expected, flags + program.args, program.run_label, tmp)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return program, result
 
     runnable = [p for p in programs if p.rel in binaries]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -321,34 +337,42 @@ def _try(fn, *a):
 
 
 def example(runner, work, cfg):
-    """The example trainers, built with line tables (file:line in the report);
-    the trainers' ranks both stay in the job, so no rank is held at exit."""
-    build = work / "examples-rt"
-    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    for cmd in (["cmake", "-S", str(REPO / "examples"), "-B", str(build),
-                 "-DCMAKE_BUILD_TYPE=RelWithDebInfo"] + generator,
-                ["cmake", "--build", str(build), "-j", "2"]):
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+    """The example trainers as torch.example built them (with line tables:
+    file:line in the report; a no-op when that stage ran first); the
+    trainers' ranks both stay in the job, so no rank is held at exit."""
+    build = work / "examples"
+    start = time.time()
+    for step in (torch_stage.configure_examples, lambda b: torch_stage.build_examples(b, 2)):
+        proc = step(build)
         if proc.returncode != 0:
             log("FAIL examples/ does not build:\n%s" % (proc.stdout + proc.stderr)[-2000:])
             return 0, 1
+    log("example trainers configured and built in %.0f s" % (time.time() - start))
     passed = failed = 0
     for name, source in (("ddp_trainer_fixed", "train_ddp_fixed.cpp"),
                          ("ddp_trainer", "train_ddp.cpp")):
         program = torch_stage.Program(REPO / "examples" / source)
         expected = sorted(l for l, rule in program.expected if rule == DIVERGENT_RULE)
-        tmp = Path(tempfile.mkdtemp(prefix="dlrt-example-"))
-        (tmp / "base").mkdir()
-        argv = [str(build / name), "--epochs", "2", "--timeout-ms", str(GLOO_TIMEOUT_MS),
-                "--store", str(tmp / "trainer-store"), "--checkpoint-dir", str(tmp)]
-        try:
-            flags = ["-std=c++17", "-I", str(REPO / "testdata" / "include"),
-                     "-I", str(REPO / "examples")]
-            problems, summary = judge(_ExampleRunner(runner, build), program.path, argv,
-                                      expected, flags, "buggy" if expected else "clean", tmp,
-                                      hold_exit=False)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        # As for the clean testdata programs: the fixed trainer may miss the
+        # 3 s process-group timeout on a loaded machine, so a failed clean run
+        # is repeated once; a real hang or false divergence fails both runs.
+        for attempt in (1, 2):
+            tmp = Path(tempfile.mkdtemp(prefix="dlrt-example-"))
+            (tmp / "base").mkdir()
+            argv = [str(build / name), "--epochs", "2", "--timeout-ms", str(GLOO_TIMEOUT_MS),
+                    "--store", str(tmp / "trainer-store"), "--checkpoint-dir", str(tmp)]
+            try:
+                flags = ["-std=c++17", "-I", str(REPO / "testdata" / "include"),
+                         "-I", str(REPO / "examples")]
+                problems, summary = judge(_ExampleRunner(runner, build), program.path, argv,
+                                          expected, flags, "buggy" if expected else "clean",
+                                          tmp, hold_exit=False)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+            if not problems or expected or attempt == 2:
+                break
+            log("     examples/%s: clean run failed (%s), running it once more" % (
+                source, problems[0].splitlines()[0][:200]))
         if problems:
             failed += 1
             log("FAIL examples/%s: %s" % (source, summary))

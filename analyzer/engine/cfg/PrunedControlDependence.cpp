@@ -63,25 +63,24 @@ PrunedControlDependence::PrunedControlDependence(
   auto ReachesExit = [&](const CFGBlock *B) {
     return PD[B->getBlockID()].test(Exit->getBlockID());
   };
+  std::vector<const CFGBlock *> ById(N, nullptr);
+  for (const CFGBlock *C : G)
+    ById[C->getBlockID()] = C;
   // Immediate post-dominator: the strict post-dominator whose own set is
   // the rest of B's.
-  auto IPDom = [&](const CFGBlock *B) -> const CFGBlock * {
+  IPDoms.assign(N, nullptr);
+  for (const CFGBlock *B : RPO) {
+    if (!Live(B) || B == Exit || !ReachesExit(B))
+      continue;
     llvm::BitVector Strict = PD[B->getBlockID()];
     Strict.reset(B->getBlockID());
     for (int I = Strict.find_first(); I >= 0; I = Strict.find_next(I))
-      if (PD[I] == Strict)
-        for (const CFGBlock *C : G)
-          if (C->getBlockID() == (unsigned)I)
-            return C;
-    return nullptr;
-  };
-  llvm::DenseMap<const CFGBlock *, const CFGBlock *> IPDomCache;
-  auto IPDomOf = [&](const CFGBlock *B) {
-    auto [It, New] = IPDomCache.try_emplace(B, nullptr);
-    if (New)
-      It->second = IPDom(B);
-    return It->second;
-  };
+      if (PD[I] == Strict) {
+        IPDoms[B->getBlockID()] = ById[I];
+        break;
+      }
+  }
+  auto IPDomOf = [&](const CFGBlock *B) { return IPDoms[B->getBlockID()]; };
   // Ferrante et al.: for each edge X -> Y, the blocks from Y up to X's
   // immediate post-dominator depend on X.
   for (const CFGBlock *X : RPO) {
@@ -103,6 +102,12 @@ PrunedControlDependence::PrunedControlDependence(
           break;
       }
   }
+}
+
+const CFGBlock *
+PrunedControlDependence::immediatePostDominator(const CFGBlock *B) const {
+  return B && B->getBlockID() < IPDoms.size() ? IPDoms[B->getBlockID()]
+                                              : nullptr;
 }
 
 std::vector<const CFGBlock *>

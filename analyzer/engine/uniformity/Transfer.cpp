@@ -294,6 +294,7 @@ void UniformityAnalysis::run() {
   const Budget &Limits = P.Limits;
   for (int Outer = 0; Outer < Limits.BranchRounds; ++Outer) {
     R.In.clear();
+    R.Checkpoints.clear();
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
@@ -307,6 +308,7 @@ void UniformityAnalysis::run() {
     if (Sol.BudgetHit)
       P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
     llvm::DenseMap<const CFGBlock *, VarState> Out;
+    R.In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
     for (const CFGBlock *B : RPO) {
       R.In[B] = Sol.in(B);
       Out[B] = Sol.out(B);
@@ -359,7 +361,10 @@ void UniformityAnalysis::run() {
           break;
         }
       }
-    R.BranchTaint = std::move(NewBranch);
+    // Sized to fit: a DenseMap that grows starts at 64 buckets, and every
+    // function of the TU keeps its result.
+    R.BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(NewBranch.begin(),
+                                                            NewBranch.end());
     if (Stable)
       return;
   }
@@ -368,18 +373,44 @@ void UniformityAnalysis::run() {
 
 VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
                                          const Stmt *Target) {
-  VarState S = R.In.lookup(B);
-  Taint Ctl = controlTaint(B);
-  const ParentMap &PM = R.Facts->parents();
-  for (const CFGElement &El : *B) {
-    if (auto CS = El.getAs<CFGStmt>()) {
-      const Stmt *St = CS->getStmt();
-      // Stop at the element that is the target or contains it.
-      for (const Stmt *Cur = Target; Cur; Cur = PM.getParent(Cur))
-        if (Cur == St)
-          return S;
+  size_t Stop = R.Facts->elementIndexOf(B, Target);
+  // Checkpoints hold plain replays only: not those of a specialized or
+  // rank-controlled analysis.
+  constexpr size_t kReplayStride = 32;
+  bool Cacheable = !BoundArgs && !ControlVaries;
+  size_t Known = 0; // Checkpoints already saved for B.
+  size_t From = 0;
+  VarState S;
+  if (Cacheable) {
+    FunctionResult::ReplayCheckpoints &Saved = R.Checkpoints[B];
+    if (Saved.Stamp != P.GrowthStamp) {
+      Saved.States.clear();
+      Saved.Stamp = P.GrowthStamp;
     }
-    transfer(El, S, Ctl);
+    if (Saved.States.empty())
+      Saved.States.push_back(R.In.lookup(B));
+    Known = Saved.States.size();
+    size_t K = std::min(Stop / kReplayStride, Known - 1);
+    From = K * kReplayStride;
+    S = Saved.States[K];
+  } else {
+    S = R.In.lookup(B);
+  }
+  unsigned Stamp = P.GrowthStamp;
+  std::vector<VarState> Fresh; // Checkpoints past the saved ones.
+  Taint Ctl = controlTaint(B);
+  for (size_t I = From; I < Stop; ++I) {
+    transfer((*B)[I], S, Ctl);
+    if (Cacheable && (I + 1) % kReplayStride == 0 &&
+        (I + 1) / kReplayStride == Known + Fresh.size())
+      Fresh.push_back(S);
+  }
+  // A replay that grew the TU facts saw them change midway: keep nothing.
+  if (Cacheable && !Fresh.empty() && Stamp == P.GrowthStamp) {
+    FunctionResult::ReplayCheckpoints &Saved = R.Checkpoints[B];
+    if (Saved.Stamp == Stamp && Saved.States.size() == Known)
+      for (VarState &F : Fresh)
+        Saved.States.push_back(std::move(F));
   }
   return S;
 }
