@@ -5,8 +5,10 @@
 #   BUILD_TYPE=<type>  CMake build type (default: Release; without -g the
 #                      Clang-heavy sources compile about a third faster)
 #   DISTLINT_HEAVY=1   also run the heavier suites (tests read it from the env)
-#   DISTLINT_SANITIZED=0  skip the sanitized stage (scripts/test-sanitized.sh:
-#                      ASan+UBSan fast suites, fuzz smoke, TSan runtime tests)
+#   DISTLINT_SANITIZED=1  also run the sanitized stage (scripts/test-sanitized.sh:
+#                      ASan+UBSan fast suites, fuzz smoke, TSan runtime tests;
+#                      not yet in the default run: it does not fit the 30-minute
+#                      2-core budget beside the regular suites)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -27,6 +29,6 @@ cd "$build"
 exclude=()
 [ "${DISTLINT_HEAVY:-0}" = 1 ] || exclude=(-LE bench)
 ctest --output-on-failure -j "$jobs" "${exclude[@]}" "$@"
-if [ "${DISTLINT_SANITIZED:-1}" = 1 ] && [ $# = 0 ]; then
+if [ "${DISTLINT_SANITIZED:-0}" = 1 ] && [ $# = 0 ]; then
   bash "$root/scripts/test-sanitized.sh"
 fi
