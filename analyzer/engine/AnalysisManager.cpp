@@ -1,6 +1,6 @@
 //===- AnalysisManager.cpp ------------------------------------------------===//
 #include "engine/AnalysisManager.h"
-#include "engine/ast/AstHelpers.h"
+#include "engine/ast/Names.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/cfg/FailStop.h"
 #include "engine/uniformity/UniformityAnalysis.h"

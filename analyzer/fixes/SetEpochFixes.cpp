@@ -3,7 +3,7 @@
 #include "fixes/FixText.h"
 
 #include "engine/Engine.h"
-#include "engine/ast/AstHelpers.h"
+#include "engine/ast/Names.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -278,9 +278,4 @@ const char *shortName(const char *Qualified) {
   return Pos == llvm::StringRef::npos ? Qualified : Qualified + Pos + 2;
 }
 
-llvm::StringRef identifierName(const clang::NamedDecl *D) {
-  const clang::IdentifierInfo *Id = D ? D->getIdentifier() : nullptr;
-  return Id ? Id->getName() : llvm::StringRef();
-}
-
 } // namespace distlint

@@ -61,8 +61,4 @@ std::string sourceText(const clang::Expr *E, clang::ASTContext &Ctx);
 /// "c10d::ProcessGroup::allreduce" -> "allreduce".
 const char *shortName(const char *Qualified);
 
-/// D's name when it is a plain identifier, else "" (operators, constructors
-/// and conversions have none; NamedDecl::getName() asserts on them).
-llvm::StringRef identifierName(const clang::NamedDecl *D);
-
 } // namespace distlint

@@ -2,7 +2,7 @@
 #include "ObjectRef.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
-#include "engine/ast/AstHelpers.h"
+#include "engine/ast/Names.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
