@@ -9,8 +9,11 @@
 // that could not be parsed).
 //
 //===----------------------------------------------------------------------===//
+#include "Merge.h"
+#include "ResultCache.h"
 #include "RuleDocs.h"
 #include "Runner.h"
+#include "Shard.h"
 #include "Rule.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
@@ -113,6 +116,42 @@ cl::opt<bool> Quiet("quiet", cl::desc("No progress or summary on stderr"),
 cl::opt<bool> Lsp("lsp",
                   cl::desc("Run as a language server on stdin/stdout"),
                   cl::cat(Category));
+// Speed (issue 14): analyzer/driver/{Preamble,ResultCache,Shard}.h.
+cl::opt<bool> NoPreambleSharing(
+    "no-preamble-sharing",
+    cl::desc("Parse every TU's includes itself instead of sharing one "
+             "precompiled preamble between TUs that start alike"),
+    cl::cat(Category));
+cl::opt<bool> AlwaysSharePreamble(
+    "always-build-preamble", cl::Hidden,
+    cl::desc("Build a precompiled preamble even for a single TU (tests)"),
+    cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Result cache directory (default $XDG_CACHE_HOME/distlint)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache",
+                      cl::desc("Neither read nor write the result cache"),
+                      cl::cat(Category));
+cl::opt<std::string> CacheSize(
+    "cache-size",
+    cl::desc("Size limit of the cache directory (default 5G); least "
+             "recently used entries are evicted"),
+    cl::value_desc("N[K|M|G]"), cl::cat(Category));
+cl::opt<std::string> RemoteStorageUrl(
+    "remote-storage",
+    cl::desc("Shared result cache, ccache's URL forms: http://host[:port]/path "
+             "or redis://host[:port], optionally followed by |read-only"),
+    cl::value_desc("url"), cl::cat(Category));
+cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Analyze only part K of N of the TUs (CI matrices; combine the "
+             "reports with `distlint merge`)"),
+    cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<bool> Verbose(
+    "verbose",
+    cl::desc("Say which TUs shared which preamble, and cache hits"),
+    cl::cat(Category));
 cl::opt<bool> PrintResourceDir("print-resource-dir", cl::Hidden,
                                cl::desc("Print the Clang resource directory used"),
                                cl::cat(Category));
@@ -133,10 +172,36 @@ void printVersion(raw_ostream &OS) {
   OS << "distlint " << toolVersion() << " (Clang " << CLANG_VERSION_STRING
      << ")\n";
 }
+
+/// --no-preamble-sharing, --cache-*, --remote-storage, --shard, --verbose.
+bool applySpeedOptions(DriverOptions &Opts, std::string &Error) {
+  Opts.Preambles = NoPreambleSharing ? DriverOptions::PreambleSharing::Off
+                   : AlwaysSharePreamble
+                       ? DriverOptions::PreambleSharing::Always
+                       : DriverOptions::PreambleSharing::Auto;
+  Opts.CacheDir = CacheDir;
+  Opts.UseCache = !NoCache;
+  if (!CacheSize.empty() && !parseByteSize(CacheSize, Opts.CacheMaxBytes)) {
+    Error = "--cache-size expects a size like 500M or 5G, not '" + CacheSize +
+            "'";
+    return false;
+  }
+  Opts.RemoteStorage = RemoteStorageUrl;
+  if (!Shard.empty() &&
+      !parseShard(Shard, Opts.ShardIndex, Opts.ShardCount, Error))
+    return false;
+  if (Verbose)
+    Opts.Verbose = [](const std::string &Line) {
+      errs() << "distlint: " << Line << "\n";
+    };
+  return true;
+}
 } // namespace
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "merge") == 0)
+    return runMerge(argc - 1, argv + 1);
 
   // Everything after `--` is a fixed compile command, as in clang-tidy.
   std::vector<const char *> Args;
@@ -178,6 +243,8 @@ int main(int argc, const char **argv) {
   Opts.BaselineFile = BaselineFile;
   if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
     return toolError("-j expects a number of jobs, not '" + Jobs + "'");
+  if (std::string Error; !applySpeedOptions(Opts, Error))
+    return toolError(Error);
 
   if (PrintResourceDir) {
     outs() << findResourceDir(Opts) << "\n";

@@ -2,6 +2,9 @@
 #include "Runner.h"
 #include "Analysis.h"
 #include "CompileCommands.h"
+#include "Preamble.h"
+#include "ResultCache.h"
+#include "Shard.h"
 #include "RuleDocs.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
@@ -17,6 +20,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -25,6 +29,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <set>
 
@@ -286,10 +291,25 @@ public:
   unsigned Count = 0;
 };
 
+/// What the speed-ups share between the TUs of one run.
+struct RunContext {
+  PreambleStore *Preambles = nullptr; ///< Null: --no-preamble-sharing.
+  ResultCache *Cache = nullptr;       ///< Null: --no-cache.
+  std::set<std::string> SharedKeys;   ///< Preambles worth using this run.
+};
+
+/// One TU's view of the shared machinery, filled while it runs.
+struct TuSpeed {
+  PreambleShape Shape;
+  bool WantPreamble = false;
+  SharedPreamble *Used = nullptr;
+  std::vector<std::string> Closure; ///< Files the parse read.
+};
+
 class TuConsumer : public ASTConsumer {
 public:
-  TuConsumer(AnalysisOptions Opts, FindingCollector &Collector)
-      : Opts(std::move(Opts)), Collector(Collector) {}
+  TuConsumer(AnalysisOptions Opts, FindingCollector &Collector, TuSpeed &Speed)
+      : Opts(std::move(Opts)), Collector(Collector), Speed(Speed) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     // A TU with a fatal error (missing header...) has an AST too broken to
     // analyze; other errors leave a usable AST (the error is still reported).
@@ -299,38 +319,91 @@ public:
       Collector.setASTContext(nullptr);
     }
     Collector.finishTranslationUnit(Ctx.getSourceManager());
+    recordClosure(Ctx.getSourceManager());
   }
 
 private:
+  void recordClosure(const SourceManager &SM) {
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      llvm::SmallString<256> Path(It->first.getName());
+      SM.getFileManager().makeAbsolutePath(Path);
+      Speed.Closure.push_back(normalizePath(Path));
+    }
+    if (Speed.Used)
+      Speed.Closure.insert(Speed.Closure.end(),
+                           Speed.Used->Dependencies.begin(),
+                           Speed.Used->Dependencies.end());
+  }
+
   AnalysisOptions Opts;
   FindingCollector &Collector;
+  TuSpeed &Speed;
 };
 
 class TuAction : public ASTFrontendAction {
 public:
-  TuAction(const AnalysisOptions &Opts, FindingCollector &Collector)
-      : Opts(Opts), Collector(Collector) {}
+  TuAction(const AnalysisOptions &Opts, FindingCollector &Collector,
+           TuSpeed &Speed)
+      : Opts(Opts), Collector(Collector), Speed(Speed) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
-    return std::make_unique<TuConsumer>(Opts, Collector);
+    return std::make_unique<TuConsumer>(Opts, Collector, Speed);
   }
 
 private:
   const AnalysisOptions &Opts;
   FindingCollector &Collector;
+  TuSpeed &Speed;
 };
 
-class TuActionFactory : public tooling::FrontendActionFactory {
+/// FrontendActionFactory::runInvocation, plus: the TU's invocation is
+/// pointed at its shared preamble (built by the first TU that needs it).
+class TuToolAction : public tooling::ToolAction {
 public:
-  TuActionFactory(const AnalysisOptions &Opts, FindingCollector &Collector)
-      : Opts(Opts), Collector(Collector) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<TuAction>(Opts, Collector);
+  TuToolAction(const AnalysisOptions &Opts, FindingCollector &Collector,
+               TuSpeed &Speed, const RunContext &Run,
+               llvm::vfs::InMemoryFileSystem &PchFiles,
+               const std::string &MainFile)
+      : Opts(Opts), Collector(Collector), Speed(Speed), Run(Run),
+        PchFiles(PchFiles), MainFile(MainFile) {}
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> Ops,
+                     DiagnosticConsumer *Diags) override {
+    std::optional<PreambleUse> Use;
+    if (Speed.WantPreamble && Run.Preambles) {
+      Speed.Used = Run.Preambles->ensure(Speed.Shape, *Invocation, *Files, Ops,
+                                         MainFile);
+      if (Speed.Used) {
+        Use.emplace(*Speed.Used, Speed.Shape);
+        Use->addTo(PchFiles);
+        Use->apply(*Invocation);
+        Collector.setPreambleOffsetMap(
+            [&U = *Use](unsigned Offset) { return U.mapOffset(Offset); });
+      }
+    }
+    CompilerInstance Compiler(std::move(Ops));
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.setFileManager(Files);
+    TuAction Action(Opts, Collector, Speed);
+    Compiler.createDiagnostics(Diags, /*ShouldOwnClient=*/false);
+    if (!Compiler.hasDiagnostics())
+      return false;
+    Compiler.createSourceManager(*Files);
+    bool Ok = Compiler.ExecuteAction(Action);
+    Files->clearStatCache();
+    Collector.setPreambleOffsetMap(nullptr);
+    return Ok;
   }
 
 private:
   const AnalysisOptions &Opts;
   FindingCollector &Collector;
+  TuSpeed &Speed;
+  const RunContext &Run;
+  llvm::vfs::InMemoryFileSystem &PchFiles;
+  const std::string &MainFile;
 };
 
 struct TuResult {
@@ -338,16 +411,53 @@ struct TuResult {
   std::optional<FileError> Error;
   std::string Fatal;
   unsigned Suppressed = 0;
+  bool FromCache = false;
+  bool UsedPreamble = false;
+  double Seconds = 0;
 };
 
+/// Every rule's effective state and the user API lists: what the config
+/// decides about a TU's result.
+std::string configDigest(const DistlintConfig &Config, llvm::StringRef Globs) {
+  KeyBuilder K;
+  for (const RuleInfo &R : allRules()) {
+    bool On = Config.ruleEnabled(R.Id, Globs);
+    K.add(R.Id);
+    K.add(On ? severityName(Config.severityOf(R.Id)) : "off");
+  }
+  K.add(severityName(Config.severityOf(NoLintErrorRule)));
+  for (const auto *List : {&Config.User.RankSources, &Config.User.CollectiveWrappers,
+                           &Config.User.WorldSizeSources}) {
+    K.add(std::to_string(List->size()));
+    for (const std::string &Name : *List)
+      K.add(Name);
+  }
+  return K.hex();
+}
+
 TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
-                   const std::string &ProjectRoot, ConfigResolver &Configs) {
+                   const std::string &ProjectRoot, ConfigResolver &Configs,
+                   const RunContext &Run, TuSpeed &Speed) {
   TuResult R;
+  auto Start = std::chrono::steady_clock::now();
   DistlintConfig Config;
   std::string ConfigError;
   if (!Configs.configFor(Job.File, Config, ConfigError)) {
     R.Fatal = ConfigError;
     return R;
+  }
+  std::string ManifestKey;
+  if (Run.Cache) {
+    ManifestKey = Run.Cache->manifestKey(Job.File, Job.Directory,
+                                         effectiveFlags(Job),
+                                         configDigest(Config, Opts.RuleGlobs));
+    CachedTu Hit;
+    if (Run.Cache->lookup(ManifestKey, Hit)) {
+      R.Findings = std::move(Hit.Findings);
+      R.Suppressed = Hit.Suppressed;
+      R.FromCache = true;
+      return R;
+    }
   }
   AnalysisOptions AOpts;
   std::string Globs = Opts.RuleGlobs;
@@ -355,6 +465,7 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
     return Config.ruleEnabled(Rule, Globs);
   };
   AOpts.User = Config.User;
+  AOpts.ProjectRoot = ProjectRoot;
 
   CollectorOptions COpts;
   COpts.ProjectRoot = ProjectRoot;
@@ -368,19 +479,22 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
   SingleCommandDatabase DB(std::move(Cmd));
   // A physical file system with its own working directory: ClangTool
   // "changes directory" per command, which must not touch the process cwd
-  // shared by all worker threads.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
-      llvm::vfs::createPhysicalFileSystem().release());
+  // shared by all worker threads. The in-memory layer serves a shared
+  // preamble's PCH.
+  auto PchFiles = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+  FS->pushOverlay(PchFiles);
   tooling::ClangTool Tool(DB, {Job.File},
                           std::make_shared<PCHContainerOperations>(), FS);
   Tool.setPrintErrorMessage(false);
   Tool.setDiagnosticConsumer(&Errors);
   for (const auto &[Path, Text] : Opts.Overlays)
     Tool.mapVirtualFile(Path, Text);
-  TuActionFactory Factory(AOpts, Collector);
+  TuToolAction Action(AOpts, Collector, Speed, Run, *PchFiles, Job.File);
   int Rc = 1;
   llvm::CrashRecoveryContext CRC;
-  bool Survived = CRC.RunSafely([&] { Rc = Tool.run(&Factory); });
+  bool Survived = CRC.RunSafely([&] { Rc = Tool.run(&Action); });
   if (!Survived) {
     R.Error = FileError{Job.File, "distlint crashed while analyzing this "
                                   "file; please report it"};
@@ -388,6 +502,7 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
   }
   R.Findings = Collector.takeFindings();
   R.Suppressed = Collector.suppressedCount();
+  R.UsedPreamble = Speed.Used != nullptr;
   if (Errors.Count > 0) {
     std::string Msg = Errors.First;
     if (Errors.Count > 1)
@@ -397,6 +512,14 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
   } else if (Rc != 0) {
     R.Error = FileError{Job.File, "clang could not process this file"};
   }
+  R.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            Start)
+                  .count();
+  // Only clean parses are cached: an error may go away without any file of
+  // the closure changing (a header added to the search path).
+  if (Run.Cache && !R.Error)
+    Run.Cache->store(ManifestKey, Job.File, Speed.Closure,
+                     CachedTu{R.Findings, R.Suppressed, R.Seconds});
   return R;
 }
 } // namespace
@@ -443,17 +566,106 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
 
   std::vector<CompileJob> Jobs =
       resolveCompileCommands(Files, Opts, Result.Errors, Fatal);
+
+  ContentHasher Hasher(&Opts.Overlays);
+  std::unique_ptr<ResultCache> Cache;
+  std::string CacheDir = Opts.CacheDir.empty() ? defaultCacheDir()
+                                               : normalizePath(Opts.CacheDir);
+  if (Opts.UseCache && !CacheDir.empty()) {
+    std::unique_ptr<RemoteStorage> Remote;
+    if (!Opts.RemoteStorage.empty()) {
+      Remote = openRemoteStorage(Opts.RemoteStorage, Error);
+      if (!Remote) {
+        Fatal.push_back(Error);
+        return Result;
+      }
+    }
+    Cache = std::make_unique<ResultCache>(CacheDir, Opts.CacheMaxBytes,
+                                          ProjectRoot, std::move(Remote),
+                                          Hasher);
+  }
+  if (Opts.ShardCount > 0) {
+    std::vector<std::string> Names;
+    for (const CompileJob &J : Jobs)
+      Names.push_back(J.File);
+    std::vector<CompileJob> Mine;
+    for (size_t I : selectShard(Names, Opts.ShardIndex, Opts.ShardCount,
+                                [&](const std::string &File) {
+                                  return Cache ? Cache->lastCost(File)
+                                               : std::nullopt;
+                                }))
+      Mine.push_back(std::move(Jobs[I]));
+    Jobs = std::move(Mine);
+  }
   S.TranslationUnits = Jobs.size();
 
   static std::once_flag CrashRecoveryOnce;
   std::call_once(CrashRecoveryOnce, [] { llvm::CrashRecoveryContext::Enable(); });
+
+  std::mutex LogMutex;
+  auto Log = [&](const std::string &Line) {
+    if (!Opts.Verbose)
+      return;
+    std::lock_guard<std::mutex> Lock(LogMutex);
+    Opts.Verbose(Line);
+  };
+
+  // Which TUs share a preamble: the same key for two or more of them, or a
+  // preamble the cache directory already holds.
+  RunContext Run;
+  Run.Cache = Cache.get();
+  std::unique_ptr<PreambleStore> Preambles;
+  std::vector<TuSpeed> Speed(Jobs.size());
+  if (Opts.Preambles != DriverOptions::PreambleSharing::Off) {
+    Preambles = std::make_unique<PreambleStore>(Cache ? CacheDir : "", Hasher);
+    Run.Preambles = Preambles.get();
+    std::map<std::string, unsigned> Count;
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      std::string Text;
+      if (Opts.Overlays.count(Jobs[I].File))
+        Text = Opts.Overlays.at(Jobs[I].File);
+      else if (auto Buffer = llvm::MemoryBuffer::getFile(Jobs[I].File))
+        Text = (*Buffer)->getBuffer().str();
+      Speed[I].Shape = computePreambleShape(Text, Jobs[I]);
+      if (Speed[I].Shape.Shareable)
+        ++Count[Speed[I].Shape.Key];
+    }
+    for (auto &[Key, N] : Count)
+      if (N >= 2 || Opts.Preambles == DriverOptions::PreambleSharing::Always ||
+          Preambles->onDisk(Key))
+        Run.SharedKeys.insert(Key);
+    for (TuSpeed &T : Speed)
+      T.WantPreamble =
+          T.Shape.Shareable && Run.SharedKeys.count(T.Shape.Key) > 0;
+  }
+
+  // The first TU of each preamble starts first (it builds the preamble), then
+  // TUs that need no preamble, then the preamble's other users: fewer
+  // threads wait for a preamble being built.
+  std::vector<size_t> Order;
+  std::set<std::string> Keys;
+  std::vector<bool> Leader(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    Leader[I] = Speed[I].WantPreamble && Keys.insert(Speed[I].Shape.Key).second;
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (Leader[I])
+      Order.push_back(I);
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (!Speed[I].WantPreamble)
+      Order.push_back(I);
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (Speed[I].WantPreamble && !Leader[I])
+      Order.push_back(I);
 
   ConfigResolver Configs(Opts.ConfigFile);
   std::vector<TuResult> Results(Jobs.size());
   std::mutex ProgressMutex;
   unsigned Done = 0;
   auto RunJob = [&](size_t I) {
-    Results[I] = analyzeTu(Jobs[I], Opts, ProjectRoot, Configs);
+    Results[I] =
+        analyzeTu(Jobs[I], Opts, ProjectRoot, Configs, Run, Speed[I]);
+    if (Results[I].FromCache)
+      Log("cache hit: " + Jobs[I].File);
     if (Opts.Progress) {
       std::lock_guard<std::mutex> Lock(ProgressMutex);
       Opts.Progress(++Done, Jobs.size(), Jobs[I].File);
@@ -462,13 +674,56 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
   Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
   if (Threads <= 1) {
-    for (size_t I = 0; I < Jobs.size(); ++I)
+    for (size_t I : Order)
       RunJob(I);
   } else {
     llvm::StdThreadPool Pool(llvm::hardware_concurrency(Threads));
-    for (size_t I = 0; I < Jobs.size(); ++I)
+    for (size_t I : Order)
       Pool.async([&, I] { RunJob(I); });
     Pool.wait();
+  }
+
+  if (Preambles)
+    for (const std::shared_ptr<SharedPreamble> &P : Preambles->all()) {
+      if (!P->Pch) {
+        Log("preamble " + P->Key.substr(0, 12) +
+            ": could not be built; its TUs parsed without it");
+        continue;
+      }
+      std::string Line = "preamble " + P->Key.substr(0, 12) + " (" +
+                         std::to_string(P->Dependencies.size()) + " files, " +
+                         std::to_string(P->Pch->getBufferSize() >> 20) +
+                         " MiB) " +
+                         (P->LoadedFromDisk
+                              ? std::string("loaded from the cache directory")
+                              : "built from " + P->BuiltFrom + " in " +
+                                    llvm::formatv("{0:f1}", P->BuildSeconds)
+                                        .str() +
+                                    " s") +
+                         ", used by " + std::to_string(P->Users.size()) +
+                         " TU(s)";
+      if (!P->LoadedFromDisk && P->Users.size() > 1)
+        Line += "; saved about " +
+                llvm::formatv("{0:f1}", P->BuildSeconds * (P->Users.size() - 1))
+                    .str() +
+                " s of parsing";
+      Log(Line);
+      std::vector<std::string> Users = P->Users;
+      std::sort(Users.begin(), Users.end());
+      for (const std::string &U : Users)
+        Log("  shares preamble " + P->Key.substr(0, 12) + ": " + U);
+    }
+  if (Cache) {
+    Log("result cache " + CacheDir + ": " +
+        std::to_string(Cache->Stats.LocalHits) + " local hit(s), " +
+        std::to_string(Cache->Stats.RemoteHits) + " remote hit(s), " +
+        std::to_string(Cache->Stats.Misses) + " miss(es), " +
+        std::to_string(Cache->Stats.Stores) + " stored" +
+        (Opts.RemoteStorage.empty()
+             ? std::string()
+             : ", " + std::to_string(Cache->Stats.RemoteStores) +
+                   " uploaded"));
+    Cache->evict();
   }
 
   std::set<std::string> FatalSeen(Fatal.begin(), Fatal.end());
@@ -478,6 +733,8 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
     if (R.Error)
       Result.Errors.push_back(std::move(*R.Error));
     S.SuppressedByNoLint += R.Suppressed;
+    S.CacheHits += R.FromCache;
+    S.PreambleUsers += R.UsedPreamble;
     for (Finding &F : R.Findings)
       Result.Findings.push_back(std::move(F));
   }
