@@ -3,7 +3,8 @@
 set -euo pipefail
 PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common-19-dev clang-tidy-19 llvm-19-tools
       nlohmann-json3-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin libtorch-dev python3 git
-      pre-commit libgloo-dev libicu72)
+      pre-commit libgloo-dev libicu72
+      redis-server nginx-light)  # loopback servers of the result-cache tests (tests/speed)
 # npm is not listed: the image's Node.js (nodesource) bundles it, and Debian's
 # npm package conflicts with that nodejs ("held broken packages").
 missing=()

@@ -152,12 +152,16 @@ ResultCache::ResultCache(std::string Dir, uint64_t MaxBytes,
 ResultCache::~ResultCache() = default;
 
 std::string ResultCache::relative(llvm::StringRef Path) const {
-  if (isUnder(Path, Root) && Path.size() > Root.size())
-    return "@/" + relativeToRoot(Path, Root);
-  return Path.str();
+  if (Root.empty() || Root == "/" || !isUnder(Path, Root))
+    return Path.str();
+  if (Path.size() == Root.rtrim('/').size())
+    return "@";
+  return "@/" + relativeToRoot(Path, Root);
 }
 
 std::string ResultCache::absolute(llvm::StringRef Stored) const {
+  if (Stored == "@")
+    return Root;
   if (Stored.consume_front("@/"))
     return normalizePath(Stored, Root);
   return Stored.str();

@@ -11,9 +11,16 @@ Default flags: -std=c++17 -I<repo>/testdata/include.
 
 Fails on any missing or extra finding (rule and line, counted), any missing
 note, a compiler error, or an unexpected exit status.
+
+Preamble sharing (issue 14): the program is analyzed without a precompiled
+preamble, checked against its annotations, then analyzed again on a
+precompiled preamble built from its own leading includes; the two JSON
+reports must be byte-identical. DISTLINT_HARNESS_PREAMBLE=0 skips the second
+run.
 """
 import argparse
 import collections
+import difflib
 import json
 import os
 import re
@@ -73,13 +80,34 @@ def main():
         print("\n".join(ex.problems))
         return 1
     flags = ["-std=c++17", "-I" + os.path.join(a.repo, "testdata", "include")] + ex.args
-    cmd = [a.distlint, "--format=json", "--quiet", "-j", "1", path, "--"] + flags
+    base = [a.distlint, "--format=json", "--quiet", "-j", "1", "--no-cache"]
+    tail = [path, "--"] + flags
+    cmd = base + ["--no-preamble-sharing"] + tail
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=a.timeout)
     except subprocess.TimeoutExpired:
         print(f"distlint timed out after {a.timeout}s: {shlex.join(cmd)}")
         return 1
+    shared_problem = None
+    if os.environ.get("DISTLINT_HARNESS_PREAMBLE", "1") != "0":
+        shared_cmd = base + ["--always-build-preamble"] + tail
+        try:
+            q = subprocess.run(shared_cmd, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               timeout=a.timeout)
+            if q.stdout != p.stdout or q.returncode != p.returncode:
+                shared_problem = (
+                    "with a precompiled preamble the report differs (exit %d vs "
+                    "%d):\n%s\ncommand: %s" % (
+                        q.returncode, p.returncode, "\n".join(
+                            difflib.unified_diff(p.stdout.splitlines(),
+                                                 q.stdout.splitlines(),
+                                                 "no preamble", "preamble",
+                                                 lineterm="")),
+                        shlex.join(shared_cmd)))
+        except subprocess.TimeoutExpired:
+            shared_problem = f"distlint timed out after {a.timeout}s: {shlex.join(shared_cmd)}"
     try:
         doc = json.loads(p.stdout)
     except ValueError:
@@ -119,6 +147,8 @@ def main():
                             f"(expect-note on line {source}); notes there: "
                             f"{notes_by_line[line]}")
 
+    if shared_problem:
+        failures.append(shared_problem)
     want_rc = 2 if doc.get("errors") else (1 if doc["findings"] else 0)
     if p.returncode != want_rc:
         failures.append(f"exit status {p.returncode}, expected {want_rc}; stderr:\n{p.stderr}")
@@ -127,7 +157,9 @@ def main():
         print("command: " + shlex.join(cmd))
         return 1
     print(f"{rel}: {sum(ex.findings.values())} expected finding(s) reported, "
-          f"{len(ex.notes)} note(s) checked")
+          f"{len(ex.notes)} note(s) checked" +
+          ("" if os.environ.get("DISTLINT_HARNESS_PREAMBLE", "1") == "0"
+           else "; identical report on a precompiled preamble"))
     return 0
 
 
