@@ -154,7 +154,7 @@ ResultCache::~ResultCache() = default;
 std::string ResultCache::relative(llvm::StringRef Path) const {
   if (Root.empty() || Root == "/" || !isUnder(Path, Root))
     return Path.str();
-  if (Path.size() == Root.rtrim('/').size())
+  if (Path.size() == llvm::StringRef(Root).rtrim('/').size())
     return "@";
   return "@/" + relativeToRoot(Path, Root);
 }

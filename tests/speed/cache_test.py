@@ -127,8 +127,8 @@ def two_checkouts(distlint, tmp, F, url, count_entries):
     make_project(p2)
     first, s, err = run(distlint, p1, "--cache-dir", os.path.join(tmp, "c1"),
                         "--remote-storage", url)
-    F.check(s is not None and s["miss"] == 3 and "3 uploaded" in err,
-            "checkout 1: 3 misses, 3 results uploaded", err[-400:])
+    F.check(s is not None and s["miss"] == 3 and "6 uploaded" in err,
+            "checkout 1: 3 misses, 3 manifests + 3 results uploaded", err[-400:])
     entries = count_entries()
     F.check(entries >= 6, "the server holds manifests and results (%d entries)" % entries)
     second, s, _ = run(distlint, p2, "--cache-dir", os.path.join(tmp, "c2"),
@@ -175,6 +175,7 @@ def case_redis(distlint, tmp, F):
 
 
 NGINX_CONF = """daemon off;
+user {user};
 worker_processes 1;
 pid {tmp}/nginx.pid;
 error_log {tmp}/nginx-error.log;
@@ -209,7 +210,12 @@ def case_http(distlint, tmp, F):
     os.makedirs(os.path.join(tmp, "dav", "distlint"))
     conf = os.path.join(tmp, "nginx.conf")
     with open(conf, "w") as fh:
-        fh.write(NGINX_CONF.format(tmp=tmp, port=port))
+        # Workers run as the current user (root's default would be nobody,
+        # who cannot write into our temporary directory).
+        import grp
+        import pwd
+        user = "%s %s" % (pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name)
+        fh.write(NGINX_CONF.format(tmp=tmp, port=port, user=user))
     proc = subprocess.Popen([server, "-c", conf, "-p", tmp], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
