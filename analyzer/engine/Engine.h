@@ -7,7 +7,7 @@
 //   - is this loop a training loop, is this statement periodic?
 // Everything is computed lazily and cached: per-function CFG facts
 // (FunctionFacts), per-function summaries bottom-up over the call graph
-// (FunctionSummary), and a forward rank-uniformity data-flow (Uniformity.h).
+// (FunctionSummary), and a forward rank-uniformity data-flow (uniformity/).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -28,8 +28,8 @@
 
 namespace distlint {
 
-class FunctionFacts;   // CFG, post-dominators, control dependence (CFGFacts.h)
-class UniformityState; // data-flow results of one function (Uniformity.h)
+class FunctionFacts;   // CFG, post-dominators, control dependence (cfg/)
+class AnalysisManager; // per-function and per-TU results (AnalysisManager.h)
 
 /// Why a value may differ between ranks.
 enum class VaryKind : uint8_t {
@@ -176,9 +176,8 @@ public:
   /// A direct collective on a communicator built by a split / new_group.
   bool isOnSubCommunicator(const clang::CallExpr *Call);
 
-  struct Impl;
-
 private:
+  friend class AnalysisManager;
   friend class UniformityAnalysis;
   friend class SequenceBuilder;
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
@@ -198,7 +197,7 @@ private:
   friend class SummaryBuilder;
   clang::ASTContext &Ctx;
   const api::ApiIndex &Api;
-  std::unique_ptr<Impl> P;
+  std::unique_ptr<AnalysisManager> P;
 };
 
 } // namespace distlint

@@ -1,7 +1,7 @@
 //===- HostReads.cpp ------------------------------------------------------===//
 #include "HostReads.h"
 #include "UserCode.h"
-#include "CFGFacts.h"
+#include "engine/cfg/CFGFacts.h"
 #include "Construction.h"
 #include "Devices.h"
 #include "Values.h"

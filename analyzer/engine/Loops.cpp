@@ -653,10 +653,6 @@ std::optional<StepContext> runsEveryStepImpl(Engine &E, const Stmt *S,
 // Public API
 //===----------------------------------------------------------------------===//
 
-bool isLoopStmt(const Stmt *S) {
-  return S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
-
 void forEachCallIn(
     Engine &E, const Stmt *S,
     llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {

@@ -10,15 +10,13 @@
 #pragma once
 
 #include "Engine.h"
+#include "engine/ast/AstHelpers.h" // isLoopStmt
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
 namespace distlint {
-
-/// Is S a for / while / do / range-for statement?
-bool isLoopStmt(const clang::Stmt *S);
 
 /// Loops whose iterations run S (S in the body, condition or increment, not
 /// in the init), innermost first, up to S's function (a lambda body is a

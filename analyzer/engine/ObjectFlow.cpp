@@ -1,7 +1,7 @@
 //===- ObjectFlow.cpp -----------------------------------------------------===//
 #include "ObjectFlow.h"
 #include "UserCode.h"
-#include "CFGFacts.h"
+#include "engine/cfg/CFGFacts.h"
 #include "Construction.h"
 #include "Loops.h"
 #include "Values.h"

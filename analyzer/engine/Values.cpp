@@ -1,6 +1,7 @@
 //===- Values.cpp ---------------------------------------------------------===//
 #include "Values.h"
 #include "EngineCache.h"
+#include "engine/ast/AstHelpers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -26,128 +27,8 @@ struct MutationCache : EngineExtension {
     return *Slot;
   }
 };
-
-bool isMoveOrForward(const CallExpr *Call) {
-  if (Call->getNumArgs() != 1)
-    return false;
-  unsigned Builtin = Call->getBuiltinCallee();
-  return Builtin == Builtin::BImove || Builtin == Builtin::BIforward ||
-         Builtin == Builtin::BIas_const;
-}
-
-/// `operator->` of a class, if it has one (smart pointers, iterators).
-const CXXMethodDecl *arrowOperator(const CXXRecordDecl *RD) {
-  if (!RD || !RD->hasDefinition())
-    return nullptr;
-  for (const CXXMethodDecl *M : RD->methods())
-    if (M->getOverloadedOperator() == OO_Arrow)
-      return M;
-  for (const CXXBaseSpecifier &B : RD->bases())
-    if (const CXXMethodDecl *M = arrowOperator(B.getType()->getAsCXXRecordDecl()))
-      return M;
-  return nullptr;
-}
-
-/// `p.get()`: a no-argument method of a smart pointer returning what its
-/// operator-> returns.
-bool isSmartPointerGet(const CXXMemberCallExpr *MC) {
-  const CXXMethodDecl *MD = MC->getMethodDecl();
-  if (!MD || MC->getNumArgs() != 0 || MD->isOverloadedOperator())
-    return false;
-  const CXXMethodDecl *Arrow = arrowOperator(MD->getParent());
-  return Arrow && Arrow->getReturnType().getCanonicalType() ==
-                      MD->getReturnType().getCanonicalType();
-}
-
-const FunctionDecl *owningFunction(const VarDecl *VD) {
-  const DeclContext *DC = VD->getParentFunctionOrMethod();
-  return dyn_cast_or_null<FunctionDecl>(DC);
-}
 } // namespace
 
-bool isPointerLike(QualType T) {
-  T = T.getNonReferenceType().getCanonicalType();
-  if (T->isPointerType())
-    return true;
-  return arrowOperator(T->getAsCXXRecordDecl()) != nullptr;
-}
-
-const Expr *stripValue(const Expr *E) {
-  for (int Depth = 0; E && Depth < 32; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
-      E = C->getSubExpr();
-      continue;
-    }
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = M->getSubExpr();
-      continue;
-    }
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = B->getSubExpr();
-      continue;
-    }
-    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
-        F && isa<CXXConstructExpr>(F->getSubExpr())) {
-      E = F->getSubExpr();
-      continue;
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      const CXXConstructorDecl *Ctor = CE->getConstructor();
-      if (CE->getNumArgs() >= 1 && Ctor &&
-          (Ctor->isCopyOrMoveConstructor() ||
-           // Converting copies between smart pointers (intrusive_ptr<D> ->
-           // intrusive_ptr<B>) still share the object.
-           (isPointerLike(CE->getType()) &&
-            isPointerLike(CE->getArg(0)->getType()) &&
-            (CE->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1)))))) {
-        E = CE->getArg(0);
-        continue;
-      }
-      return E;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(E); Call && isMoveOrForward(Call)) {
-      E = Call->getArg(0);
-      continue;
-    }
-    return E;
-  }
-  return E;
-}
-
-const VarDecl *designatedVar(const Expr *E) {
-  for (int Depth = 0; E && Depth < 16; ++Depth) {
-    E = stripValue(E);
-    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-      return dyn_cast<VarDecl>(DR->getDecl());
-    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-      if (U->getOpcode() != UO_Deref && U->getOpcode() != UO_AddrOf)
-        return nullptr;
-      E = U->getSubExpr();
-      continue;
-    }
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-      OverloadedOperatorKind K = OC->getOperator();
-      if ((K == OO_Star || K == OO_Arrow) && OC->getNumArgs() == 1) {
-        E = OC->getArg(0);
-        continue;
-      }
-      return nullptr;
-    }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-      if (!isSmartPointerGet(MC))
-        return nullptr;
-      E = MC->getImplicitObjectArgument();
-      continue;
-    }
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
 
 bool isWrittenIn(Engine &En, const VarDecl *VD, const Stmt *Region) {
   if (!VD || !Region)

@@ -1,6 +1,8 @@
-//===- Runtime.cpp - Per-process state of the preload library --------------===//
+//===- Runtime.cpp - Per-process state of the preload library
+//--------------===//
 #include "Runtime.h"
 #include "DriverApi.h"
+#include "LiveCompare.h"
 #include "Support.h"
 
 #include <pthread.h>
@@ -41,29 +43,81 @@ int firstEnvInt(std::initializer_list<const char *> Names, int Default) {
   return Default;
 }
 
+/// A setting that is set but not usable gets one line and its default.
+void warnSetting(const char *Name, const char *Value, const char *Want,
+                 const char *Default) {
+  logLine("%s=%s is not %s; using the default (%s)", Name, Value, Want,
+          Default);
+}
+
+/// A 0/1 switch.
+bool envSwitch(const char *Name, bool Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return Default;
+  if (std::strcmp(V, "0") == 0 || std::strcmp(V, "1") == 0)
+    return V[0] == '1';
+  warnSetting(Name, V, "0 or 1", Default ? "1" : "0");
+  return Default;
+}
+
+/// The launch's id: distlint-rt run's, else one every rank of the job can
+/// derive from its launcher's job id, else 0 (unknown).
+uint64_t readRunId() {
+  if (const char *V = std::getenv("DISTLINT_RT_RUN_ID"); V && *V) {
+    char *End = nullptr;
+    uint64_t Id = std::strtoull(V, &End, 16);
+    if (End && *End == 0 && Id)
+      return Id;
+    warnSetting("DISTLINT_RT_RUN_ID", V, "a non-zero hexadecimal id",
+                "the job's id");
+  }
+  for (const char *Name :
+       {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
+        "SLURM_JOB_ID", "PMI_ID_FILE"})
+    if (const char *V = std::getenv(Name); V && *V) {
+      uint64_t H =
+          hashBytes(V, std::strlen(V), hashBytes(Name, std::strlen(Name)));
+      if (const char *Step = std::getenv("SLURM_STEP_ID");
+          Step && Name[0] == 'S')
+        H = hashBytes(Step, std::strlen(Step), H);
+      return H ? H : 1;
+    }
+  return 0;
+}
+
 Config readConfig() {
   Config C;
   if (const char *D = std::getenv("DISTLINT_RT_DIR"); D && *D)
     C.Dir = D;
   if (const char *T = std::getenv("DISTLINT_RT_TIMEOUT"); T && *T) {
-    double Seconds = std::strtod(T, nullptr);
-    if (Seconds > 0)
+    char *End = nullptr;
+    double Seconds = std::strtod(T, &End);
+    if (End && *End == 0 && Seconds > 0 && Seconds < 1e9)
       C.TimeoutNs = uint64_t(Seconds * 1e9);
+    else
+      warnSetting("DISTLINT_RT_TIMEOUT", T, "a number of seconds > 0", "300");
   }
-  if (const char *A = std::getenv("DISTLINT_RT_ABORT"))
-    C.AbortOnHang = std::strcmp(A, "1") == 0;
-  if (const char *D = std::getenv("DISTLINT_RT_DISABLE"))
-    C.Disabled = std::strcmp(D, "1") == 0;
-  int Records = envInt("DISTLINT_RT_RECORDS", 65536);
-  C.Records = Records >= 64 ? uint32_t(Records) : 64;
+  C.AbortOnHang = envSwitch("DISTLINT_RT_ABORT", false);
+  C.Disabled = envSwitch("DISTLINT_RT_DISABLE", false);
+  C.Live = envSwitch("DISTLINT_RT_LIVE", true);
+  if (const char *R = std::getenv("DISTLINT_RT_RECORDS"); R && *R) {
+    char *End = nullptr;
+    long N = std::strtol(R, &End, 10);
+    if (End && *End == 0 && N >= 64 && N <= (1l << 30))
+      C.Records = uint32_t(N);
+    else
+      warnSetting("DISTLINT_RT_RECORDS", R, "a record count from 64 to 2^30",
+                  "65536");
+  }
+  C.RunId = readRunId();
   // Launchers' conventions: torchrun / distlint-rt, Open MPI, PMIx, MPICH
   // (PMI), Slurm.
-  C.EnvRank = firstEnvInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                           "SLURM_PROCID"},
-                          -1);
-  C.EnvWorldSize = firstEnvInt({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
-                                "SLURM_NTASKS"},
-                               0);
+  C.EnvRank = firstEnvInt(
+      {"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"},
+      -1);
+  C.EnvWorldSize = firstEnvInt(
+      {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}, 0);
   C.EnvLocalRank = firstEnvInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
                                 "MPI_LOCALRANKID", "SLURM_LOCALID"},
                                -1);
@@ -86,7 +140,8 @@ void logLine(const char *Format, ...) {
   va_start(Args, Format);
   int M = std::vsnprintf(Buf + N, sizeof(Buf) - N - 1, Format, Args);
   va_end(Args);
-  size_t Len = size_t(N) + (M < 0 ? 0 : std::min<size_t>(M, sizeof(Buf) - N - 2));
+  size_t Len =
+      size_t(N) + (M < 0 ? 0 : std::min<size_t>(M, sizeof(Buf) - N - 2));
   Buf[Len++] = '\n';
   ssize_t Ignored = write(2, Buf, Len);
   (void)Ignored;
@@ -102,7 +157,8 @@ int globalRank() {
   return R;
 }
 
-// ---- Pending operations ---------------------------------------------------------------
+// ---- Pending operations
+// ---------------------------------------------------------------
 
 namespace {
 
@@ -187,14 +243,15 @@ int32_t myBlock() {
   if (Block >= 0) {
     static std::once_flag KeyOnce;
     std::call_once(KeyOnce, [] { pthread_key_create(&BlockKey, returnBlock); });
-    pthread_setspecific(BlockKey, reinterpret_cast<void *>(intptr_t(Block) + 1));
+    pthread_setspecific(BlockKey,
+                        reinterpret_cast<void *>(intptr_t(Block) + 1));
   }
   MyBlock = Block;
   return Block;
 }
 
-void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs, CommState *Comm,
-                 OpCode Op, PackedFrame Site) {
+void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs,
+                 CommState *Comm, OpCode Op, PackedFrame Site) {
   E.Generation.store(E.Generation.load(std::memory_order_relaxed) + 1,
                      std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
@@ -224,8 +281,8 @@ bool reapBlock(uint32_t Base) {
 DLRT_TLS uint32_t SharedBackoff; ///< Claims to skip the full shared region for.
 DLRT_TLS uint32_t ReapBackoff;   ///< Claims to skip checking our events for.
 
-int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm, OpCode Op,
-                     PackedFrame Site) {
+int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm,
+                     OpCode Op, PackedFrame Site) {
   int32_t Block = myBlock();
   if (DLRT_LIKELY(Block >= 0)) {
     uint32_t Base = uint32_t(Block) * kBlockEntries;
@@ -311,7 +368,8 @@ bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now) {
     if (Q != DriverApi::Success)
       E.Event = nullptr; // Unusable (context destroyed?): do not reuse it.
     progressSets(T ? T->recordAt(E.Slot) : nullptr,
-                 Q == DriverApi::Success ? StateCompleted : StateUntracked, Now);
+                 Q == DriverApi::Success ? StateCompleted : StateUntracked,
+                 Now);
     E.State.store(PendingFree, std::memory_order_release);
     return true;
   }
@@ -321,7 +379,8 @@ bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now) {
 
 } // namespace
 
-OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Track) {
+OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site,
+                 bool Track) {
   OpHandle H;
   H.StartNs = monotonicNs();
   TraceRecord *R = T.claim(H.Slot);
@@ -340,7 +399,8 @@ OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Tra
   R->CommRank = D.Comm ? D.Comm->Rank : -1;
   R->CommSize = D.Comm ? D.Comm->Size : 0;
   R->Group = D.Group;
-  R->State.store(D.Group ? uint16_t(StateInGroup) : uint16_t(0), std::memory_order_relaxed);
+  R->State.store(D.Group ? uint16_t(StateInGroup) : uint16_t(0),
+                 std::memory_order_relaxed);
   R->Progress.store(0, std::memory_order_relaxed);
   R->Result = 0;
   static DLRT_TLS uint32_t Tid;
@@ -402,11 +462,13 @@ void armEvent(int32_t Index, TraceRecord *R) {
     } else if (Cuda->CtxGetCurrent(&Ctx) == DriverApi::Success && Ctx) {
       if (E.Event && E.EventCtx != Ctx)
         E.Event = nullptr; // Belongs to another context; leave it be.
-      if (!E.Event && Cuda->EventCreate(&E.Event, DriverApi::EventDisableTiming) !=
-                          DriverApi::Success)
+      if (!E.Event &&
+          Cuda->EventCreate(&E.Event, DriverApi::EventDisableTiming) !=
+              DriverApi::Success)
         E.Event = nullptr;
       E.EventCtx = Ctx;
-      if (E.Event && Cuda->EventRecord(E.Event, E.Stream) == DriverApi::Success) {
+      if (E.Event &&
+          Cuda->EventRecord(E.Event, E.Stream) == DriverApi::Success) {
         E.State.store(PendingAwaitEvent, std::memory_order_release);
         return;
       }
@@ -422,7 +484,8 @@ void armEvent(int32_t Index, TraceRecord *R) {
 int &ncclGroupDepth() { return GroupDepth; }
 uint32_t &ncclGroupOrdinal() { return GroupOrdinal; }
 
-void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream, bool InGroup) {
+void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream,
+                   bool InGroup) {
   H.Rec->Result = Result;
   if (Failed) {
     H.Rec->EndNs.store(monotonicNs(), std::memory_order_relaxed);
@@ -505,13 +568,14 @@ void endSync(TraceWriter &T, SyncHandle &H) {
   H.Pending = -1;
 }
 
-// ---- Communicators ---------------------------------------------------------------------
+// ---- Communicators
+// ---------------------------------------------------------------------
 
 namespace {
 constexpr unsigned kCommEntries = 1024;
 CommState Comms[kCommEntries];
 std::mutex CommMu;
-std::atomic<uint64_t> AdoptedCount[4];
+std::atomic<uint64_t> AdoptedCount[kNumApis];
 
 inline unsigned commSlot(uintptr_t Handle) {
   return unsigned((Handle * 0x9E3779B97F4A7C15ull) >> 54) & (kCommEntries - 1);
@@ -531,7 +595,8 @@ CommState *findComm(Api ApiId, uintptr_t Handle) {
   return nullptr;
 }
 
-CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank, int Size) {
+CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank,
+                   int Size) {
   std::lock_guard<std::mutex> Lock(CommMu);
   unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
   CommState *Target = nullptr;
@@ -570,7 +635,7 @@ void dropComm(CommState *Comm) {
 }
 
 uint64_t adoptedCommId(Api ApiId) {
-  uint64_t N = AdoptedCount[unsigned(ApiId) & 3].fetch_add(1) + 1;
+  uint64_t N = AdoptedCount[unsigned(ApiId) % kNumApis].fetch_add(1) + 1;
   return hashMix(0x61646f7074656400ull + uint64_t(ApiId), N);
 }
 
@@ -613,11 +678,12 @@ void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
   T->commit(R, Slot);
 }
 
-// ---- Watchdog -----------------------------------------------------------------------------
+// ---- Watchdog
+// -----------------------------------------------------------------------------
 
 namespace {
 
-AbortHandler AbortHandlers[4];
+AbortHandler AbortHandlers[kNumApis];
 std::atomic<int> WatchdogStarted{0};
 
 /// The 32-bit form distlint-rt report shows.
@@ -667,7 +733,7 @@ void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingView *E,
 void abortComm(CommState *Comm) {
   if (!Comm || Comm->AbortIssued.exchange(1))
     return;
-  AbortHandler Handler = AbortHandlers[unsigned(Comm->ApiId) & 3];
+  AbortHandler Handler = AbortHandlers[unsigned(Comm->ApiId) % kNumApis];
   if (!Handler)
     return;
   if (TraceWriter *T = traceIfOpen()) {
@@ -683,8 +749,8 @@ void abortComm(CommState *Comm) {
     R->StartNs = monotonicNs();
     T->commit(R, Slot);
   }
-  logLine("rank %d: aborting communicator %08llx (DISTLINT_RT_ABORT=1)", globalRank(),
-          (unsigned long long)shortId(Comm->Id));
+  logLine("rank %d: aborting communicator %08llx (DISTLINT_RT_ABORT=1)",
+          globalRank(), (unsigned long long)shortId(Comm->Id));
   Handler(Comm);
 }
 
@@ -715,6 +781,32 @@ void abortNcclComm(CommState *C, void *) {
     abortComm(C);
 }
 
+/// MPI_Wait*, MPI_Finalize and the like block on no communicator of their
+/// own; MPI_Abort on any communicator ends the whole job, so take the first.
+void abortFirstMpiComm(CommState *C, void *Done) {
+  if (C->ApiId == Api::Mpi && !*static_cast<bool *>(Done)) {
+    *static_cast<bool *>(Done) = true;
+    abortComm(C);
+  }
+}
+
+} // namespace
+
+void abortJobOf(Api ApiId, CommState *Comm) {
+  if (!config().AbortOnHang)
+    return;
+  if (Comm) {
+    abortComm(Comm);
+  } else if (ApiId == Api::Mpi) {
+    bool Done = false;
+    forEachComm(abortFirstMpiComm, &Done);
+  } else if (ApiId == Api::Cuda) {
+    forEachComm(abortNcclComm, nullptr); // A host sync waits on NCCL work.
+  }
+}
+
+namespace {
+
 void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   TraceRecord *Op = E.Slot != kNoSlot ? T.recordAt(E.Slot) : nullptr;
   if (Op)
@@ -725,22 +817,18 @@ void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   const char *What = opInfo(E.Op).Name;
   double Seconds = double(Now - E.StartNs) / 1e9;
   if (Op && Op->CommId)
-    logLine("rank %d: %s #%llu on communicator %08llx not complete after %.1f s "
-            "(call-site %s+0x%llx); run `distlint-rt report %s`",
-            globalRank(), What, (unsigned long long)Op->Seq,
-            (unsigned long long)shortId(Op->CommId), Seconds, modulePathOf(T, Site),
-            (unsigned long long)frameOffset(Site), config().Dir.c_str());
+    logLine(
+        "rank %d: %s #%llu on communicator %08llx not complete after %.1f s "
+        "(call-site %s+0x%llx); run `distlint-rt report %s`",
+        globalRank(), What, (unsigned long long)Op->Seq,
+        (unsigned long long)shortId(Op->CommId), Seconds, modulePathOf(T, Site),
+        (unsigned long long)frameOffset(Site), config().Dir.c_str());
   else
     logLine("rank %d: blocked in %s for %.1f s (call-site %s+0x%llx); run "
             "`distlint-rt report %s`",
             globalRank(), What, Seconds, modulePathOf(T, Site),
             (unsigned long long)frameOffset(Site), config().Dir.c_str());
-  if (!config().AbortOnHang)
-    return;
-  if (E.Comm)
-    abortComm(E.Comm);
-  else if (opInfo(E.Op).ApiId == Api::Cuda)
-    forEachComm(abortNcclComm, nullptr); // A host sync waits on NCCL work.
+  abortJobOf(opInfo(E.Op).ApiId, E.Comm);
 }
 
 /// One look at every pending entry: completes operations whose CUDA event
@@ -768,11 +856,12 @@ void pollOnce(TraceWriter &T, uint64_t Now, const DriverApi *Cuda) {
 
 void *watchdogMain(void *) {
   uint64_t Timeout = config().TimeoutNs;
-  uint64_t PollNs = Timeout / 8;
+  // The live comparison wants a short period even with a long timeout.
+  uint64_t PollNs = config().Live ? Timeout / 16 : Timeout / 8;
   if (PollNs < 10000000ull)
     PollNs = 10000000ull;
-  if (PollNs > 250000000ull)
-    PollNs = 250000000ull;
+  if (PollNs > (config().Live ? 100000000ull : 250000000ull))
+    PollNs = config().Live ? 100000000ull : 250000000ull;
   for (;;) {
     timespec Ts{time_t(PollNs / 1000000000ull), long(PollNs % 1000000000ull)};
     nanosleep(&Ts, nullptr);
@@ -783,6 +872,8 @@ void *watchdogMain(void *) {
     T->header().HeartbeatNs.store(Now, std::memory_order_relaxed);
     HookScope Guard; // Calls the watchdog makes are not the program's.
     pollOnce(*T, Now, driverApi());
+    if (config().Live)
+      liveCompare(*T, monotonicNs());
   }
   return nullptr;
 }
@@ -809,15 +900,17 @@ void startWatchdog() {
 } // namespace
 
 void setAbortHandler(Api ApiId, AbortHandler Handler) {
-  AbortHandlers[unsigned(ApiId) & 3] = Handler;
+  AbortHandlers[unsigned(ApiId) % kNumApis] = Handler;
 }
 
-// ---- Trace life cycle -----------------------------------------------------------------------
+// ---- Trace life cycle
+// -----------------------------------------------------------------------
 
 namespace {
 
 std::mutex TraceMu;
 std::atomic<int> TraceFailed{0};
+int ForkParentPid = 0; ///< Set in a child forked from a rank.
 
 void mirrorModule(uint32_t Index, const char *Path) {
   if (TraceWriter *T = traceIfOpen())
@@ -833,13 +926,15 @@ void recordExit() {
     HookScope Guard;
     pollOnce(*T, monotonicNs(), driverApi());
   }
-  appendSimpleRecord(*T, RecordKind::ProcessExit, nullptr, nullptr, monotonicNs());
+  appendSimpleRecord(*T, RecordKind::ProcessExit, nullptr, nullptr,
+                     monotonicNs());
   T->header().Flags.fetch_or(HeaderExited);
 }
 
 void afterForkInChild() {
   // The child gets its own trace (its pid) on first use; the parent's
   // pending operations and the watchdog thread did not come along.
+  ForkParentPid = int(getppid());
   CurrentTrace.store(nullptr);
   TraceFailed.store(0);
   WatchdogStarted.store(0);
@@ -869,6 +964,8 @@ TraceWriter *trace() {
   Options.Rank = globalRank();
   Options.WorldSize = config().EnvWorldSize;
   Options.LocalRank = config().EnvLocalRank;
+  Options.RunId = config().RunId;
+  Options.ForkParentPid = ForkParentPid;
   std::string Error;
   T = TraceWriter::create(Options, Error);
   if (!T) {

@@ -26,6 +26,8 @@ struct Config {
   bool AbortOnHang = false;
   bool Disabled = false;
   uint32_t Records = 65536;
+  bool Live = true; ///< Compare fingerprints with the other ranks' traces live.
+  uint64_t RunId = 0;
   int EnvRank = -1, EnvWorldSize = 0, EnvLocalRank = -1;
 };
 const Config &config();
@@ -40,7 +42,8 @@ void setGlobalRank(int Rank, int WorldSize);
 /// The global rank if known (env or MPI), else -1.
 int globalRank();
 
-// ---- Communicators -------------------------------------------------------------
+// ---- Communicators
+// -------------------------------------------------------------
 
 struct CommState {
   std::atomic<uintptr_t> Handle;
@@ -60,7 +63,8 @@ struct CommState {
 /// Lock-free lookup by library handle.
 CommState *findComm(Api ApiId, uintptr_t Handle);
 /// Registers (or re-registers, if the handle was reused) a communicator.
-CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank, int Size);
+CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank,
+                   int Size);
 void dropComm(CommState *Comm);
 /// An id for a communicator first met in a call (not at its creation):
 /// ordinal of such communicators in this process, the same on every rank
@@ -72,7 +76,8 @@ void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
 /// Calls Fn for every live communicator.
 void forEachComm(void (*Fn)(CommState *, void *), void *Arg);
 
-// ---- Operations ------------------------------------------------------------------
+// ---- Operations
+// ------------------------------------------------------------------
 
 struct OpDesc {
   OpCode Op = OpCode::None;
@@ -97,7 +102,8 @@ struct OpHandle {
 
 /// Appends the op's record; with Track, the watchdog watches it until
 /// one of the end* calls below.
-OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site, bool Track);
+OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site,
+                 bool Track);
 /// A blocking call returned: completed unless Failed.
 void endOpBlocking(OpHandle &H, int Result, bool Failed);
 /// A non-blocking call returned; completion comes later (markCompleted).
@@ -122,7 +128,8 @@ SyncHandle beginSync(TraceWriter &T, OpCode Op, const CallSite &Site);
 void endSync(TraceWriter &T, SyncHandle &H);
 /// A blocking call with no record of its own (communicator set-up, group
 /// end): watched while blocked, not counted.
-SyncHandle beginWait(OpCode Op, const CallSite &Site, CommState *Comm = nullptr);
+SyncHandle beginWait(OpCode Op, const CallSite &Site,
+                     CommState *Comm = nullptr);
 void endWait(SyncHandle &H);
 /// Appends an AsyncError record for Comm (once per communicator).
 void recordAsyncError(CommState *Comm, int Error);
@@ -130,12 +137,16 @@ void recordAsyncError(CommState *Comm, int Error);
 /// What the watchdog calls to abort a communicator of an API.
 using AbortHandler = void (*)(CommState *Comm);
 void setAbortHandler(Api ApiId, AbortHandler Handler);
+/// With DISTLINT_RT_ABORT=1: aborts Comm, or when the blocked call has none
+/// (MPI_Wait*, MPI_Finalize, a host sync), what ends the job for its API.
+void abortJobOf(Api ApiId, CommState *Comm);
 
 /// Per-thread NCCL group nesting, maintained by the NCCL hooks.
 int &ncclGroupDepth();
 uint32_t &ncclGroupOrdinal();
 
-// ---- Inline fast path ---------------------------------------------------------------
+// ---- Inline fast path
+// ---------------------------------------------------------------
 
 extern std::atomic<TraceWriter *> CurrentTrace;
 inline TraceWriter *traceIfOpen() {

@@ -17,7 +17,9 @@
 namespace distlint {
 namespace rt {
 
-enum class Api : uint16_t { None = 0, Nccl = 1, Mpi = 2, Cuda = 3 };
+/// C10d: LibTorch process groups (ProcessGroupGloo, ProcessGroupNCCL).
+enum class Api : uint16_t { None = 0, Nccl = 1, Mpi = 2, Cuda = 3, C10d = 4 };
+constexpr unsigned kNumApis = 5;
 
 enum class OpCategory : uint8_t {
   Collective,
@@ -46,15 +48,31 @@ struct OpInfo {
 
 /// Name, API and category of Code; a neutral entry for unknown codes.
 const OpInfo &opInfo(OpCode Code);
+/// Collectives whose root is part of the fingerprint (Peer holds it).
+bool opIsRooted(OpCode Code);
 inline const OpInfo &opInfo(uint16_t Code) { return opInfo(OpCode(Code)); }
 
 enum class RecordKind : uint32_t {
-  Op = 1,          ///< A call to an intercepted operation.
-  CommCreate = 2,  ///< A communicator this rank joined (Aux: parent id).
-  Hang = 3,        ///< The watchdog saw record Aux pending past the timeout.
+  Op = 1,            ///< A call to an intercepted operation.
+  CommCreate = 2,    ///< A communicator this rank joined (Aux: parent id).
+  Hang = 3,          ///< The watchdog saw record Aux pending past the timeout.
   WatchdogAbort = 4, ///< The watchdog aborted the communicator.
-  ProcessExit = 5, ///< The process called exit() normally.
-  AsyncError = 6,  ///< ncclCommGetAsyncError reported an error (Result).
+  ProcessExit = 5,   ///< The process called exit() normally.
+  AsyncError = 6,    ///< ncclCommGetAsyncError reported an error (Result).
+  /// The watchdog saw, while the job ran, that another rank (Peer: its
+  /// global rank; Aux: its record's slot in its own trace, Tag: the
+  /// MismatchKind) disagrees with this rank's collective Seq on CommId
+  /// (Count .. Frames: this rank's side, or the peer's when this rank never
+  /// issued it).
+  LiveMismatch = 7,
+};
+
+/// Why the live comparison reported a LiveMismatch.
+enum class MismatchKind : int32_t {
+  Fingerprint =
+      1, ///< Same sequence number, different op/count/type/reduction/root.
+  MovedOn =
+      2, ///< The peer ended (finalize, exit, communicator end) without it.
 };
 
 /// Bits of TraceRecord::State and ::Progress.
@@ -94,25 +112,25 @@ struct TraceRecord {
   uint64_t Count;   ///< Elements, as passed (for v-variants: this rank's).
   uint64_t StartNs; ///< CLOCK_MONOTONIC at entry.
   std::atomic<uint64_t> EndNs; ///< At completion (or at the hang report).
-  uint64_t Aux;     ///< Kind-specific, see RecordKind.
-  uint32_t Kind;    ///< RecordKind.
-  uint16_t ApiId;   ///< Api.
-  uint16_t Op;      ///< OpCode.
-  int32_t DataType; ///< NCCL: ncclDataType_t; MPI: see MpiTypeCodes.
-  int32_t RedOp;    ///< NCCL: ncclRedOp_t; MPI: see MpiTypeCodes; -1 none.
-  int32_t Peer;     ///< Root for rooted collectives, peer for p2p, or -1.
+  uint64_t Aux;                ///< Kind-specific, see RecordKind.
+  uint32_t Kind;               ///< RecordKind.
+  uint16_t ApiId;              ///< Api.
+  uint16_t Op;                 ///< OpCode.
+  int32_t DataType;            ///< NCCL: ncclDataType_t; MPI: see MpiTypeCodes.
+  int32_t RedOp; ///< NCCL: ncclRedOp_t; MPI: see MpiTypeCodes; -1 none.
+  int32_t Peer;  ///< Root for rooted collectives, peer for p2p, or -1.
   int32_t CommRank;
   int32_t CommSize;
-  uint32_t Group;   ///< This thread's group ordinal (NCCL), 0 outside.
+  uint32_t Group; ///< This thread's group ordinal (NCCL), 0 outside.
   /// StateBits the calling thread sets (it is their only writer, so no
   /// locked instruction is needed on the call's path).
   std::atomic<uint16_t> State;
   /// StateBits others set later: the watchdog (Completed, Hung) and request
   /// completion on other threads. A record's state is State | Progress.
   std::atomic<uint16_t> Progress;
-  int32_t Result;   ///< What the real call returned.
+  int32_t Result; ///< What the real call returned.
   uint32_t Tid;
-  int32_t Tag;      ///< MPI tag, split color, …
+  int32_t Tag;                       ///< MPI tag, split color, …
   PackedFrame Frames[kRecordFrames]; ///< First user frame, then its callers.
 };
 static_assert(sizeof(TraceRecord) == 128, "trace records are 128 bytes");
@@ -141,12 +159,13 @@ inline uint64_t syncSiteKey(OpCode Op, PackedFrame F) {
 inline OpCode syncSiteOp(uint64_t Key) { return OpCode(Key >> 56); }
 inline PackedFrame syncSiteFrame(uint64_t Key) {
   uint64_t Module = (Key >> 44) & 0xfff;
-  return Module ? (Module << kFrameOffsetBits) | (Key & ((uint64_t(1) << 44) - 1))
-                : 0;
+  return Module
+             ? (Module << kFrameOffsetBits) | (Key & ((uint64_t(1) << 44) - 1))
+             : 0;
 }
 
 constexpr char kTraceMagic[8] = {'D', 'L', 'R', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kTraceVersion = 1;
+constexpr uint32_t kTraceVersion = 2;
 
 /// Bits of TraceHeader::Flags.
 enum HeaderFlags : uint32_t {
@@ -160,7 +179,7 @@ struct TraceHeader {
   uint32_t Version;
   uint32_t HeaderBytes;
   uint32_t RecordBytes;
-  uint32_t Capacity;       ///< Records in the ring.
+  uint32_t Capacity; ///< Records in the ring.
   uint32_t ModuleCapacity;
   uint32_t SyncSiteCapacity;
   uint64_t ModulesOffset;
@@ -180,10 +199,16 @@ struct TraceHeader {
   std::atomic<uint32_t> HangCount;
   std::atomic<uint32_t> ModuleCount;
   std::atomic<uint32_t> Flags;
-  std::atomic<uint32_t> Reserved0;
-  std::atomic<uint64_t> UntrackedOps; ///< Pending table was full.
-  std::atomic<uint64_t> HeartbeatNs;  ///< Watchdog's last poll (monotonic).
+  std::atomic<uint32_t> MismatchCount;  ///< Live divergences this rank saw.
+  std::atomic<uint64_t> UntrackedOps;   ///< Pending table was full.
+  std::atomic<uint64_t> HeartbeatNs;    ///< Watchdog's last poll (monotonic).
   std::atomic<uint64_t> LastActivityNs; ///< Last record appended.
+  /// The launch this rank belongs to (DISTLINT_RT_RUN_ID, or derived from the
+  /// MPI/Slurm/torchrun job id); 0 unknown. Reports never mix runs.
+  uint64_t RunId;
+  /// Non-zero in a process forked from a rank (its parent's pid): not a rank.
+  int32_t ForkParentPid;
+  int32_t Reserved1;
 };
 
 /// Offsets of the regions for given capacities (page-aligned).
@@ -198,15 +223,19 @@ inline TraceLayout traceLayout(uint32_t Records, uint32_t Modules,
   auto Align = [](uint64_t V) { return (V + 4095) & ~uint64_t(4095); };
   TraceLayout L;
   L.ModulesOffset = Align(sizeof(TraceHeader));
-  L.SyncSitesOffset = Align(L.ModulesOffset + uint64_t(Modules) * sizeof(ModuleEntry));
-  L.RecordsOffset = Align(L.SyncSitesOffset + uint64_t(SyncSites) * sizeof(SyncSite));
-  L.FileBytes = Align(L.RecordsOffset + uint64_t(Records) * sizeof(TraceRecord));
+  L.SyncSitesOffset =
+      Align(L.ModulesOffset + uint64_t(Modules) * sizeof(ModuleEntry));
+  L.RecordsOffset =
+      Align(L.SyncSitesOffset + uint64_t(SyncSites) * sizeof(SyncSite));
+  L.FileBytes =
+      Align(L.RecordsOffset + uint64_t(Records) * sizeof(TraceRecord));
   return L;
 }
 
-// ---- MPI handle codes --------------------------------------------------------
-// MPI handles are process-local (pointers in Open MPI), so records carry codes
-// that mean the same on every rank.
+// ---- MPI handle codes
+// -------------------------------------------------------- MPI handles are
+// process-local (pointers in Open MPI), so records carry codes that mean the
+// same on every rank.
 
 /// Predefined datatypes by their MPI_Type_get_name spelling; code = index + 1.
 /// Other types: kMpiDerivedType | size in bytes.

@@ -1,4 +1,5 @@
-//===- TraceWriter.cpp - Append records to this rank's trace file ----------===//
+//===- TraceWriter.cpp - Append records to this rank's trace file
+//----------===//
 //
 // The file is created once (first intercepted call or communicator set-up),
 // fully allocated so later stores cannot fault on a full disk, and written
@@ -41,14 +42,15 @@ bool makeDirs(const std::string &Dir) {
   return true;
 }
 
-std::string fileName(const std::string &Dir, const std::string &Host, int Rank) {
+std::string fileName(const std::string &Dir, const std::string &Host,
+                     int Rank) {
   char Buf[128];
   if (Rank >= 0)
     std::snprintf(Buf, sizeof(Buf), "rank%d", Rank);
   else
     std::snprintf(Buf, sizeof(Buf), "rank-unknown");
-  return Dir + "/distlint-rt." + Host + "." + Buf + "." + std::to_string(getpid()) +
-         ".trace";
+  return Dir + "/distlint-rt." + Host + "." + Buf + "." +
+         std::to_string(getpid()) + ".trace";
 }
 
 std::string programName() {
@@ -61,9 +63,11 @@ std::string programName() {
 
 } // namespace
 
-TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error) {
+TraceWriter *TraceWriter::create(const TraceOptions &Options,
+                                 std::string &Error) {
   if (!makeDirs(Options.Dir)) {
-    Error = "cannot create trace directory " + Options.Dir + ": " + std::strerror(errno);
+    Error = "cannot create trace directory " + Options.Dir + ": " +
+            std::strerror(errno);
     return nullptr;
   }
   char HostBuf[64] = {0};
@@ -79,10 +83,12 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error
     Records <<= 1;
   TraceLayout Layout = traceLayout(Records, kModuleCapacity, kSyncSiteCapacity);
 
-  int Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  int Fd = open(Path.c_str(),
+                O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (Fd < 0 && errno == EEXIST) { // A recycled pid from an earlier run.
     unlink(Path.c_str());
-    Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    Fd = open(Path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+              0600);
   }
   if (Fd < 0) {
     Error = "cannot create " + Path + ": " + std::strerror(errno);
@@ -95,7 +101,8 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error
     unlink(Path.c_str());
     return nullptr;
   }
-  void *Map = mmap(nullptr, Layout.FileBytes, PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
+  void *Map = mmap(nullptr, Layout.FileBytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED, Fd, 0);
   close(Fd);
   if (Map == MAP_FAILED) {
     Error = "cannot map " + Path + ": " + std::strerror(errno);
@@ -132,6 +139,8 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options, std::string &Error
   H.StartRealtimeNs = realtimeNs();
   H.StartMonotonicNs = monotonicNs();
   H.TimeoutNs = Options.TimeoutNs;
+  H.RunId = Options.RunId;
+  H.ForkParentPid = Options.ForkParentPid;
   std::snprintf(H.Host, sizeof(H.Host), "%s", HostBuf);
   std::snprintf(H.Program, sizeof(H.Program), "%s", programName().c_str());
   // The magic goes last: a reader never sees a half-initialized header.
@@ -159,7 +168,8 @@ void TraceWriter::countSync(OpCode Op, PackedFrame Site, uint64_t DurationNs) {
     S.TotalNs.fetch_add(DurationNs, std::memory_order_relaxed);
     uint64_t Max = S.MaxNs.load(std::memory_order_relaxed);
     while (DurationNs > Max &&
-           !S.MaxNs.compare_exchange_weak(Max, DurationNs, std::memory_order_relaxed)) {
+           !S.MaxNs.compare_exchange_weak(Max, DurationNs,
+                                          std::memory_order_relaxed)) {
     }
     return;
   }
@@ -174,7 +184,8 @@ void TraceWriter::writeModule(uint32_t Index, const char *Path) {
   std::snprintf(M.Path, sizeof(M.Path), "%s", Path);
   M.Ready.store(1, std::memory_order_release);
   uint32_t Count = Header->ModuleCount.load();
-  while (Count < Index + 1 && !Header->ModuleCount.compare_exchange_weak(Count, Index + 1)) {
+  while (Count < Index + 1 &&
+         !Header->ModuleCount.compare_exchange_weak(Count, Index + 1)) {
   }
 }
 

@@ -16,6 +16,8 @@ struct TraceOptions {
   int Rank = -1;
   int WorldSize = 0;
   int LocalRank = -1;
+  uint64_t RunId = 0;
+  int ForkParentPid = 0;
 };
 
 class TraceWriter {
@@ -25,6 +27,7 @@ public:
   static TraceWriter *create(const TraceOptions &Options, std::string &Error);
 
   TraceHeader &header() { return *Header; }
+  const TraceRecord *ring() const { return Records; }
   const std::string &path() const { return Path; }
 
   /// Claims the next slot; the caller fills the record, then commits it.

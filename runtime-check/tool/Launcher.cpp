@@ -1,4 +1,5 @@
-//===- Launcher.cpp - distlint-rt run: a single-node launcher --------------===//
+//===- Launcher.cpp - distlint-rt run: a single-node launcher
+//--------------===//
 #include "Launcher.h"
 #include "TraceReader.h"
 
@@ -40,7 +41,8 @@ bool makeDirs(const std::string &Dir) {
   while (Pos != std::string::npos) {
     Pos = Dir.find('/', Pos + 1);
     Partial = Dir.substr(0, Pos);
-    if (!Partial.empty() && mkdir(Partial.c_str(), 0700) != 0 && errno != EEXIST)
+    if (!Partial.empty() && mkdir(Partial.c_str(), 0700) != 0 &&
+        errno != EEXIST)
       return false;
   }
   return true;
@@ -77,23 +79,42 @@ struct Child {
   RankExit Exit;
 };
 
-/// The current hang count of each rank's trace, by pid.
-std::map<int, uint32_t> hangCounts(const std::string &Dir) {
-  std::map<int, uint32_t> Counts;
+/// What the launcher watches in each trace of this launch.
+struct RankView {
+  int Rank = -1;
+  int Pid = 0;
+  uint32_t HangCount = 0;
+  uint32_t MismatchCount = 0;
+  bool Exited = false;
+};
+
+/// The traces of run RunId in Dir (the launcher polls these headers).
+std::vector<RankView> rankViews(const std::string &Dir, uint64_t RunId) {
+  std::vector<RankView> Views;
   DIR *D = opendir(Dir.c_str());
   if (!D)
-    return Counts;
+    return Views;
   while (dirent *E = readdir(D)) {
     std::string Name = E->d_name;
     if (Name.rfind("distlint-rt.", 0) != 0 || Name.size() < 7 ||
         Name.compare(Name.size() - 6, 6, ".trace") != 0)
       continue;
     TraceHeaderPeek P;
-    if (peekTraceHeader(Dir + "/" + Name, P))
-      Counts[P.Pid] = P.HangCount;
+    if (!peekTraceHeader(Dir + "/" + Name, P) || P.RunId != RunId)
+      continue;
+    Views.push_back({P.Rank, P.Pid, P.HangCount, P.MismatchCount,
+                     (P.Flags & HeaderExited) != 0});
   }
   closedir(D);
-  return Counts;
+  return Views;
+}
+
+/// Ranks a job launcher started on this machine: their processes are not
+/// our children, so they are ended by pid once the launcher is.
+void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
+  for (const RankView &V : Views)
+    if (!V.Exited && V.Pid > 0 && V.Pid != getpid())
+      kill(V.Pid, Sig);
 }
 
 [[noreturn]] void execRank(const LaunchOptions &O, int Rank, int Port,
@@ -102,26 +123,36 @@ std::map<int, uint32_t> hangCounts(const std::string &Dir) {
   prctl(PR_SET_PDEATHSIG, SIGKILL); // Do not outlive the launcher.
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
-  auto Set = [](const char *K, const std::string &V) { setenv(K, V.c_str(), 1); };
-  Set("RANK", std::to_string(Rank));
-  Set("LOCAL_RANK", std::to_string(Rank));
-  Set("WORLD_SIZE", std::to_string(O.NProc));
-  Set("LOCAL_WORLD_SIZE", std::to_string(O.NProc));
-  Set("GROUP_RANK", "0");
-  Set("MASTER_ADDR", "127.0.0.1");
-  Set("MASTER_PORT", std::to_string(Port));
+  auto Set = [](const char *K, const std::string &V) {
+    setenv(K, V.c_str(), 1);
+  };
+  if (O.Kind == LaunchKind::Ranks) {
+    // A job launcher's ranks get theirs from it (RANK=0 would mislead them).
+    Set("RANK", std::to_string(Rank));
+    Set("LOCAL_RANK", std::to_string(Rank));
+    Set("WORLD_SIZE", std::to_string(O.NProc));
+    Set("LOCAL_WORLD_SIZE", std::to_string(O.NProc));
+    Set("GROUP_RANK", "0");
+    Set("MASTER_ADDR", "127.0.0.1");
+    Set("MASTER_PORT", std::to_string(Port));
+  }
   Set("DISTLINT_RT_DIR", OutDir);
+  char RunId[32];
+  std::snprintf(RunId, sizeof(RunId), "%016llx", (unsigned long long)O.RunId);
+  Set("DISTLINT_RT_RUN_ID", RunId);
   char Timeout[64];
   std::snprintf(Timeout, sizeof(Timeout), "%g", O.TimeoutSeconds);
   Set("DISTLINT_RT_TIMEOUT", Timeout);
-  if (O.AbortOnHang)
-    Set("DISTLINT_RT_ABORT", "1");
+  Set("DISTLINT_RT_ABORT", O.AbortOnHang ? "1" : "0");
   const char *Old = std::getenv("LD_PRELOAD");
-  Set("LD_PRELOAD", O.PreloadLibrary + (Old && *Old ? std::string(":") + Old : ""));
+  Set("LD_PRELOAD",
+      O.PreloadLibrary + (Old && *Old ? std::string(":") + Old : ""));
   if (!O.LogDir.empty()) {
     std::string Base = O.LogDir + "/rank" + std::to_string(Rank);
-    int Out = open((Base + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    int Err = open((Base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int Out = open((Base + ".out").c_str(),
+                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int Err = open((Base + ".err").c_str(),
+                   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (Out >= 0)
       dup2(Out, 1);
     if (Err >= 0)
@@ -132,7 +163,8 @@ std::map<int, uint32_t> hangCounts(const std::string &Dir) {
     Argv.push_back(const_cast<char *>(A.c_str()));
   Argv.push_back(nullptr);
   execvp(Argv[0], Argv.data());
-  std::fprintf(stderr, "distlint-rt: cannot run %s: %s\n", Argv[0], std::strerror(errno));
+  std::fprintf(stderr, "distlint-rt: cannot run %s: %s\n", Argv[0],
+               std::strerror(errno));
   _exit(127);
 }
 
@@ -201,6 +233,23 @@ void clearTraceDir(const std::string &Dir) {
     unlink(P.c_str());
 }
 
+uint64_t newRunId() {
+  uint64_t Id = 0;
+  int Fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (Fd >= 0) {
+    if (read(Fd, &Id, sizeof(Id)) != ssize_t(sizeof(Id)))
+      Id = 0;
+    close(Fd);
+  }
+  if (!Id) {
+    timespec Ts;
+    clock_gettime(CLOCK_REALTIME, &Ts);
+    Id = (uint64_t(Ts.tv_sec) << 20) ^ uint64_t(Ts.tv_nsec) ^
+         (uint64_t(getpid()) << 40);
+  }
+  return Id ? Id : 1;
+}
+
 std::string findPreloadLibrary(const std::string &Argv0) {
   if (const char *Env = std::getenv("DISTLINT_RT_LIB"))
     return Env;
@@ -217,8 +266,14 @@ std::string findPreloadLibrary(const std::string &Argv0) {
   return "";
 }
 
-LaunchResult launchRanks(const LaunchOptions &O) {
+LaunchResult launchRanks(const LaunchOptions &Options) {
+  LaunchOptions O = Options;
+  if (!O.RunId)
+    O.RunId = newRunId();
+  const bool ViaLauncher = O.Kind == LaunchKind::LauncherChild;
   LaunchResult Result;
+  Result.Manifest.RunId = O.RunId;
+  Result.Manifest.Launcher = ViaLauncher ? "launcher" : "ranks";
   Result.Manifest.NProc = O.NProc;
   Result.Manifest.TimeoutSeconds = O.TimeoutSeconds;
   for (const std::string &A : O.Command)
@@ -235,13 +290,15 @@ LaunchResult launchRanks(const LaunchOptions &O) {
   clearTraceDir(OutDir);
   int Port = freePort();
 
-  struct sigaction Sa{};
+  struct sigaction Sa {};
   Sa.sa_handler = onSignal;
   sigaction(SIGINT, &Sa, nullptr);
   sigaction(SIGTERM, &Sa, nullptr);
 
   std::vector<Child> Children;
-  for (int Rank = 0; Rank < O.NProc; ++Rank) {
+  const int Processes =
+      ViaLauncher ? 1 : O.NProc; // mpirun starts the ranks itself.
+  for (int Rank = 0; Rank < Processes; ++Rank) {
     pid_t Pid = fork();
     if (Pid < 0) {
       Result.Error = std::string("fork failed: ") + std::strerror(errno);
@@ -260,55 +317,98 @@ LaunchResult launchRanks(const LaunchOptions &O) {
   }
 
   const double Start = nowSeconds();
-  double FirstHang = 0, FirstFailure = 0;
+  double FirstHang = 0, FirstFailure = 0, FirstMismatch = 0;
+  std::vector<RankView> Views;
+  auto EndJob = [&] {
+    killAll(Children);
+    if (ViaLauncher) { // The launcher is gone; its ranks may not be.
+      endRankProcesses(rankViews(OutDir, O.RunId), SIGKILL);
+    }
+  };
   for (;;) {
     reap(Children);
-    size_t Live = 0;
+    size_t LiveChildren = 0;
     for (const Child &C : Children)
-      Live += C.Running;
-    if (Live == 0)
+      LiveChildren += C.Running;
+    if (LiveChildren == 0)
       break;
     double Now = nowSeconds();
     if (Interrupted) {
       std::fprintf(stderr, "distlint-rt: interrupted; ending the ranks\n");
-      killAll(Children);
+      EndJob();
       break;
     }
-    std::map<int, uint32_t> Hangs = hangCounts(OutDir);
-    size_t LiveHung = 0;
-    bool AnyHang = false;
-    for (const Child &C : Children) {
-      auto It = Hangs.find(C.Pid);
-      bool Hung = It != Hangs.end() && It->second > 0;
-      AnyHang |= Hung;
-      LiveHung += Hung && C.Running;
+    Views = rankViews(OutDir, O.RunId);
+    // Ranks are our children, or (through a job launcher) whoever wrote a
+    // trace of this launch.
+    size_t Live = 0, LiveHung = 0;
+    bool AnyHang = false, AnyMismatch = false;
+    if (ViaLauncher) {
+      for (const RankView &V : Views) {
+        AnyHang |= V.HangCount > 0;
+        AnyMismatch |= V.MismatchCount > 0;
+        Live += !V.Exited;
+        LiveHung += !V.Exited && V.HangCount > 0;
+      }
+    } else {
+      for (const Child &C : Children) {
+        bool Hung = false;
+        for (const RankView &V : Views)
+          if (V.Pid == C.Pid) {
+            Hung = V.HangCount > 0;
+            AnyMismatch |= V.MismatchCount > 0;
+          }
+        AnyHang |= Hung;
+        Live += C.Running;
+        LiveHung += Hung && C.Running;
+      }
     }
     if (AnyHang && FirstHang == 0)
       FirstHang = Now;
+    if (AnyMismatch && FirstMismatch == 0) {
+      FirstMismatch = Now;
+      Result.Manifest.LiveDivergence = true;
+      std::fprintf(
+          stderr,
+          "distlint-rt: a rank reported a divergence while the job runs "
+          "(%.1f s after start)%s\n",
+          Now - Start, O.AbortOnHang ? "; ending the job" : "");
+    }
     for (const Child &C : Children)
-      if (!C.Running && (!C.Exit.Exited || C.Exit.ExitCode != 0) && FirstFailure == 0)
+      if (!C.Running && (!C.Exit.Exited || C.Exit.ExitCode != 0) &&
+          FirstFailure == 0)
         FirstFailure = Now;
-    bool Confirmed = FirstHang > 0 && (LiveHung == Live || Now - FirstHang >= O.GraceSeconds);
-    bool FailedLong =
-        FirstFailure > 0 && Now - FirstFailure >= O.TimeoutSeconds + O.GraceSeconds;
+    bool Confirmed = FirstHang > 0 &&
+                     (LiveHung == Live || Now - FirstHang >= O.GraceSeconds);
+    // A live divergence ends the job with --abort once the other ranks'
+    // watchdogs had a moment to write their side.
+    bool Diverged =
+        O.AbortOnHang && FirstMismatch > 0 && Now - FirstMismatch >= 0.3;
+    bool FailedLong = FirstFailure > 0 &&
+                      Now - FirstFailure >= O.TimeoutSeconds + O.GraceSeconds;
     bool TooLong = O.MaxSeconds > 0 && Now - Start >= O.MaxSeconds;
-    if (Confirmed || FailedLong || TooLong) {
+    if (Confirmed || Diverged || FailedLong || TooLong) {
       if (Confirmed)
         Result.Manifest.HangConfirmed = true;
-      std::fprintf(stderr, "distlint-rt: %s; ending the remaining %zu rank(s)\n",
-                   Confirmed ? "hang confirmed"
+      std::fprintf(stderr,
+                   "distlint-rt: %s; ending the remaining %zu rank(s)\n",
+                   Confirmed    ? "hang confirmed"
+                   : Diverged   ? "divergence confirmed"
                    : FailedLong ? "a rank failed and the others did not finish"
                                 : "--max-time reached",
                    Live);
-      killAll(Children);
+      EndJob();
       break;
     }
     usleep(50000);
   }
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
-  for (const Child &C : Children)
-    Result.Manifest.Ranks.push_back(C.Exit);
+  if (!ViaLauncher)
+    for (const Child &C : Children)
+      Result.Manifest.Ranks.push_back(C.Exit);
+  else
+    Result.LauncherExit = Children.front().Exit;
   std::string Error;
   if (!writeManifest(OutDir + "/run.json", Result.Manifest, Error))
     std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "Merge.h"
+#include "MpiLaunch.h"
 
 #include <string>
 #include <vector>
@@ -18,19 +19,24 @@ namespace rt {
 
 struct LaunchOptions {
   int NProc = 0;
-  double TimeoutSeconds = 60;  ///< DISTLINT_RT_TIMEOUT for the ranks.
-  double GraceSeconds = 2;     ///< After the first hang report.
-  double MaxSeconds = 0;       ///< Whole-run limit; 0 = none.
-  bool AbortOnHang = false;    ///< DISTLINT_RT_ABORT=1.
+  double TimeoutSeconds = 60; ///< DISTLINT_RT_TIMEOUT for the ranks.
+  double GraceSeconds = 2;    ///< After the first hang report.
+  double MaxSeconds = 0;      ///< Whole-run limit; 0 = none.
+  bool AbortOnHang = false;   ///< DISTLINT_RT_ABORT=1.
   std::string OutDir = "distlint-rt-traces";
-  std::string LogDir;          ///< Per-rank stdout/stderr files, if set.
+  std::string LogDir; ///< Per-rank stdout/stderr files, if set.
   std::string PreloadLibrary;
   std::vector<std::string> Command;
+  /// LauncherChild: Command is a job launcher (mpirun ...) started once; its
+  /// ranks are known from their traces, not as children.
+  LaunchKind Kind = LaunchKind::Ranks;
+  uint64_t RunId = 0; ///< 0: a fresh random id.
 };
 
 struct LaunchResult {
   RunManifest Manifest;
-  std::string Error; ///< Set when the ranks could not be started.
+  std::string Error;     ///< Set when the ranks could not be started.
+  RankExit LauncherExit; ///< LauncherChild: how mpirun/srun ended.
 };
 
 LaunchResult launchRanks(const LaunchOptions &Options);
@@ -38,6 +44,9 @@ LaunchResult launchRanks(const LaunchOptions &Options);
 /// libdistlint-rt.so next to the executable (../lib or same dir), or
 /// $DISTLINT_RT_LIB.
 std::string findPreloadLibrary(const std::string &Argv0);
+
+/// A fresh id for a launch (never 0).
+uint64_t newRunId();
 
 /// Removes trace files and run.json left by an earlier run in Dir.
 void clearTraceDir(const std::string &Dir);

@@ -1,4 +1,5 @@
-//===- Main.cpp - distlint-rt: run ranks under the recorder, report --------===//
+//===- Main.cpp - distlint-rt: run ranks under the recorder, report
+//--------===//
 #include "Join.h"
 #include "Launcher.h"
 #include "Merge.h"
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,22 +26,28 @@ namespace {
 
 const char *const Usage =
     "usage:\n"
-    "  distlint-rt run --nproc N [--timeout S] [--out DIR] [--abort] [--grace S]\n"
+    "  distlint-rt run --nproc N [--timeout S] [--out DIR] [--abort] [--grace "
+    "S]\n"
     "                  [--max-time S] [--log-dir DIR] [--findings FILE]\n"
     "                  [--format text|json|sarif] -- PROGRAM [ARGS...]\n"
-    "      Runs N ranks of PROGRAM on this machine (RANK, WORLD_SIZE, LOCAL_RANK,\n"
-    "      MASTER_ADDR, MASTER_PORT set like torchrun) with the recorder preloaded,\n"
+    "      Runs N ranks of PROGRAM on this machine (RANK, WORLD_SIZE, "
+    "LOCAL_RANK,\n"
+    "      MASTER_ADDR, MASTER_PORT set like torchrun) with the recorder "
+    "preloaded,\n"
     "      ends them all once a hang is confirmed, then prints the report.\n"
-    "      Exit status: 0 clean run, 1 divergence, hang or failed rank, 2 usage.\n"
+    "      Exit status: 0 clean run, 1 divergence, hang or failed rank, 2 "
+    "usage.\n"
     "  distlint-rt report DIR [--findings FILE] [--format text|json|sarif]\n"
     "                  [--output FILE]\n"
-    "      Merges the rank traces in DIR (from distlint-rt run, torchrun, mpirun or\n"
+    "      Merges the rank traces in DIR (from distlint-rt run, torchrun, "
+    "mpirun or\n"
     "      srun with the preload library) and explains the first divergence;\n"
     "      with distlint's JSON findings, gives each a verdict.\n"
     "      Exit status: 0 clean, 1 problems found, 2 bad input.\n";
 
 int usageError(const std::string &Message) {
-  std::fprintf(stderr, "distlint-rt: %s (see distlint-rt --help)\n", Message.c_str());
+  std::fprintf(stderr, "distlint-rt: %s (see distlint-rt --help)\n",
+               Message.c_str());
   return 2;
 }
 
@@ -66,39 +74,43 @@ int produceReport(const ReportOptions &O) {
   for (const std::string &E : Errors)
     std::fprintf(stderr, "distlint-rt: skipped %s\n", E.c_str());
   if (Traces.empty()) {
-    std::fprintf(stderr, "distlint-rt: no distlint-rt traces in %s\n", O.Dir.c_str());
+    std::fprintf(stderr, "distlint-rt: no distlint-rt traces in %s\n",
+                 O.Dir.c_str());
     return 2;
   }
   RunManifest Manifest;
   std::string Error;
   bool HaveManifest = access((O.Dir + "/run.json").c_str(), R_OK) == 0 &&
                       readManifest(O.Dir + "/run.json", Manifest, Error);
+  std::vector<std::string> RunNotes;
+  if (!selectRun(Traces, HaveManifest ? Manifest.RunId : 0, RunNotes, Error)) {
+    std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
+    return 2;
+  }
+  if (HaveManifest && Manifest.RunId && !Traces.empty() &&
+      Traces.front().RunId != Manifest.RunId)
+    HaveManifest = false; // run.json describes another launch.
   std::vector<StaticFinding> Findings;
   if (!O.Findings.empty() && !readFindings(O.Findings, Findings, Error)) {
     std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
     return 2;
   }
   Analysis A = analyze(std::move(Traces), HaveManifest ? &Manifest : nullptr);
+  A.Notes.insert(A.Notes.begin(), RunNotes.begin(), RunNotes.end());
   Symbolizer Sym;
   if (Sym.tool().empty())
-    A.Notes.push_back("no llvm-symbolizer or addr2line found: call-sites shown as "
-                      "module+offset");
+    A.Notes.push_back(
+        "no llvm-symbolizer or addr2line found: call-sites shown as "
+        "module+offset");
   Sites S(A, Sym);
   JoinResult Join;
   if (!O.Findings.empty())
     Join = join(A, S, Findings);
   ReportInput In{A, S, O.Findings.empty() ? nullptr : &Join, O.Dir, O.Findings};
 
-  std::ofstream File;
-  std::ostream *OS = &std::cout;
-  if (!O.Output.empty()) {
-    File.open(O.Output);
-    if (!File) {
-      std::fprintf(stderr, "distlint-rt: cannot write %s\n", O.Output.c_str());
-      return 2;
-    }
-    OS = &File;
-  }
+  std::ostringstream Buffer;
+  std::ostream *OS =
+      O.Output.empty() ? static_cast<std::ostream *>(&std::cout) : &Buffer;
   switch (O.Format) {
   case ReportFormat::Text:
     writeTextReport(*OS, In);
@@ -111,6 +123,10 @@ int produceReport(const ReportOptions &O) {
     break;
   }
   OS->flush();
+  if (!O.Output.empty() && !writePrivateFile(O.Output, Buffer.str(), Error)) {
+    std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
+    return 2;
+  }
   return reportExitCode(A);
 }
 
@@ -206,11 +222,35 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
     return usageError("run needs --nproc N");
   if (L.Command.empty())
     return usageError("run needs a program after --");
-  if (findProgram(L.Command.front()).empty())
-    return usageError("cannot run " + L.Command.front() + ": not found or not executable");
+  std::string Program = findProgram(L.Command.front());
+  if (Program.empty())
+    return usageError("cannot run " + L.Command.front() +
+                      ": not found or not executable");
   L.PreloadLibrary = findPreloadLibrary(Argv0);
   if (L.PreloadLibrary.empty())
-    return usageError("cannot find libdistlint-rt.so next to distlint-rt; set DISTLINT_RT_LIB");
+    return usageError("cannot find libdistlint-rt.so next to distlint-rt; set "
+                      "DISTLINT_RT_LIB");
+  // N forked copies of an MPI program are N singletons, not one job.
+  L.Kind = classifyCommand(L.Command, Program);
+  if (L.Kind == LaunchKind::LauncherChild && L.NProc != 1)
+    return usageError(
+        L.Command.front() + " starts the whole job: use --nproc 1 -- " +
+        L.Command.front() + " -np " + std::to_string(L.NProc) + " ...");
+  if (L.Kind == LaunchKind::MpiProgram) {
+    MpiLauncher M = findMpiLauncher();
+    if (!M.OpenMpi)
+      return usageError(L.Command.front() + " is an MPI program and " +
+                        (M.Path.empty() ? std::string("no mpirun was found")
+                                        : M.Path + " is not Open MPI's") +
+                        "; run it as: " +
+                        mpirunHint(L.NProc, L.PreloadLibrary, L.OutDir,
+                                   L.TimeoutSeconds, L.Command));
+    L.Command = mpirunCommand(M.Path, L.NProc, L.Command);
+    L.Kind = LaunchKind::LauncherChild;
+  } else if (L.Kind == LaunchKind::LauncherChild &&
+             isOpenMpiLauncher(Program)) {
+    L.Command = withExports(L.Command); // -x: also ranks on other nodes.
+  }
   LaunchResult Result = launchRanks(L);
   if (!Result.Error.empty()) {
     std::fprintf(stderr, "distlint-rt: %s\n", Result.Error.c_str());
@@ -224,6 +264,10 @@ int runCommand(const std::vector<std::string> &Args, const char *Argv0) {
   bool Failed = false;
   for (const RankExit &E : Result.Manifest.Ranks)
     Failed |= E.KilledByLauncher || !E.Exited || E.ExitCode != 0;
+  if (L.Kind == LaunchKind::LauncherChild) {
+    const RankExit &E = Result.LauncherExit;
+    Failed |= E.KilledByLauncher || !E.Exited || E.ExitCode != 0;
+  }
   return Status != 0 || Failed ? 1 : 0;
 }
 
@@ -237,25 +281,29 @@ int dumpCommand(const std::vector<std::string> &Args) {
     std::fprintf(stderr, "distlint-rt: %s\n", Error.c_str());
     return 2;
   }
-  std::printf("rank %d pid %d head %llu capacity %u flags %x hangs %u\n", T.Rank, T.Pid,
-              (unsigned long long)T.Head, T.Capacity, T.Flags, T.HangCount);
+  std::printf("rank %d pid %d head %llu capacity %u flags %x hangs %u\n",
+              T.Rank, T.Pid, (unsigned long long)T.Head, T.Capacity, T.Flags,
+              T.HangCount);
   for (size_t I = 0; I < T.Modules.size(); ++I)
     std::printf("module %zu %s\n", I, T.Modules[I].c_str());
   for (const Record &R : T.Records) {
-    std::printf("#%llu kind %u %s seq %llu comm %016llx rank %d/%d count %llu dt %d op %d "
+    std::printf("#%llu kind %u %s seq %llu comm %016llx rank %d/%d count %llu "
+                "dt %d op %d "
                 "peer %d state %x result %d aux %llx",
                 (unsigned long long)R.Slot, unsigned(R.Kind), R.info().Name,
-                (unsigned long long)R.Seq, (unsigned long long)R.CommId, R.CommRank,
-                R.CommSize, (unsigned long long)R.Count, R.DataType, R.RedOp, R.Peer,
-                R.State, R.Result, (unsigned long long)R.Aux);
+                (unsigned long long)R.Seq, (unsigned long long)R.CommId,
+                R.CommRank, R.CommSize, (unsigned long long)R.Count, R.DataType,
+                R.RedOp, R.Peer, R.State, R.Result, (unsigned long long)R.Aux);
     for (PackedFrame F : R.Frames)
       if (frameValid(F))
-        std::printf(" [%u+0x%llx]", frameModule(F), (unsigned long long)frameOffset(F));
+        std::printf(" [%u+0x%llx]", frameModule(F),
+                    (unsigned long long)frameOffset(F));
     std::printf("\n");
   }
   for (const SyncCount &C : T.Syncs)
-    std::printf("sync %s [%u+0x%llx] x%llu\n", opInfo(C.Op).Name, frameModule(C.Site),
-                (unsigned long long)frameOffset(C.Site), (unsigned long long)C.Count);
+    std::printf("sync %s [%u+0x%llx] x%llu\n", opInfo(C.Op).Name,
+                frameModule(C.Site), (unsigned long long)frameOffset(C.Site),
+                (unsigned long long)C.Count);
   return 0;
 }
 

@@ -1,21 +1,27 @@
-//===- Merge.cpp - Merge rank traces and explain divergences ---------------===//
+//===- Merge.cpp - Merge rank traces and explain divergences
+//---------------===//
 #include "Merge.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace distlint {
 namespace rt {
 
 using nlohmann::json;
 
-// ---- Manifest -------------------------------------------------------------------
+// ---- Manifest
+// -------------------------------------------------------------------
 
 const RankExit *RunManifest::forRank(int Rank) const {
   for (const RankExit &E : Ranks)
@@ -24,7 +30,8 @@ const RankExit *RunManifest::forRank(int Rank) const {
   return nullptr;
 }
 
-bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error) {
+bool readManifest(const std::string &Path, RunManifest &Out,
+                  std::string &Error) {
   std::ifstream In(Path);
   if (!In) {
     Error = Path + ": cannot open";
@@ -40,6 +47,13 @@ bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error)
   Out.Program = J.value("program", "");
   Out.TimeoutSeconds = J.value("timeout_seconds", 0.0);
   Out.HangConfirmed = J.value("hang_confirmed", false);
+  Out.LiveDivergence = J.value("live_divergence", false);
+  Out.Launcher = J.value("launcher", "");
+  try {
+    Out.RunId = std::stoull(J.value("run_id", std::string("0")), nullptr, 16);
+  } catch (...) {
+    Out.RunId = 0;
+  }
   if (J.contains("ranks") && J["ranks"].is_array())
     for (const json &R : J["ranks"]) {
       RankExit E;
@@ -54,12 +68,18 @@ bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error)
   return true;
 }
 
-bool writeManifest(const std::string &Path, const RunManifest &M, std::string &Error) {
+bool writeManifest(const std::string &Path, const RunManifest &M,
+                   std::string &Error) {
   json J;
   J["nproc"] = M.NProc;
   J["program"] = M.Program;
   J["timeout_seconds"] = M.TimeoutSeconds;
   J["hang_confirmed"] = M.HangConfirmed;
+  J["live_divergence"] = M.LiveDivergence;
+  J["launcher"] = M.Launcher;
+  char Id[32];
+  std::snprintf(Id, sizeof(Id), "%016llx", (unsigned long long)M.RunId);
+  J["run_id"] = Id;
   J["ranks"] = json::array();
   for (const RankExit &E : M.Ranks)
     J["ranks"].push_back({{"rank", E.Rank},
@@ -68,24 +88,40 @@ bool writeManifest(const std::string &Path, const RunManifest &M, std::string &E
                           {"exit_code", E.ExitCode},
                           {"signal", E.Signal},
                           {"killed_by_launcher", E.KilledByLauncher}});
-  std::ofstream Out(Path);
-  Out << J.dump(2) << "\n";
-  if (!Out) {
-    Error = Path + ": cannot write";
-    return false;
-  }
-  return true;
+  return writePrivateFile(Path, J.dump(2) + "\n", Error);
 }
 
-// ---- Names --------------------------------------------------------------------------
+bool writePrivateFile(const std::string &Path, const std::string &Text,
+                      std::string &Error) {
+  std::string Tmp = Path + ".tmp" + std::to_string(getpid());
+  int Fd = open(Tmp.c_str(),
+                O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  bool Ok = Fd >= 0;
+  size_t Done = 0;
+  while (Ok && Done < Text.size()) {
+    ssize_t N = write(Fd, Text.data() + Done, Text.size() - Done);
+    Ok = N > 0;
+    Done += N > 0 ? size_t(N) : 0;
+  }
+  if (Fd >= 0)
+    Ok = (fchmod(Fd, 0600) == 0) & (close(Fd) == 0) & Ok;
+  if (Ok && rename(Tmp.c_str(), Path.c_str()) == 0)
+    return true;
+  Error = Path + ": cannot write: " + std::strerror(errno);
+  unlink(Tmp.c_str());
+  return false;
+}
+
+// ---- Names
+// --------------------------------------------------------------------------
 
 std::string dataTypeName(Api ApiId, int32_t Code) {
   if (Code < 0)
     return "";
   if (ApiId == Api::Nccl) {
-    static const char *const Names[] = {"int8",    "uint8",   "int32",   "uint32",
-                                        "int64",   "uint64",  "float16", "float32",
-                                        "float64", "bfloat16", "fp8e4m3", "fp8e5m2"};
+    static const char *const Names[] = {
+        "int8",    "uint8",   "int32",   "uint32",   "int64",   "uint64",
+        "float16", "float32", "float64", "bfloat16", "fp8e4m3", "fp8e5m2"};
     return Code < 12 ? Names[Code] : "type" + std::to_string(Code);
   }
   if (ApiId == Api::Mpi) {
@@ -114,30 +150,12 @@ std::string redOpName(Api ApiId, int32_t Code) {
 
 std::string commName(uint64_t Id) {
   char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%08llx", (unsigned long long)((Id >> 32) ^ (Id & 0xffffffff)));
+  std::snprintf(Buf, sizeof(Buf), "%08llx",
+                (unsigned long long)((Id >> 32) ^ (Id & 0xffffffff)));
   return Buf;
 }
 
-static bool isRooted(OpCode Op) {
-  switch (Op) {
-  case OpCode::NcclBroadcast:
-  case OpCode::NcclBcast:
-  case OpCode::NcclReduce:
-  case OpCode::NcclGather:
-  case OpCode::NcclScatter:
-  case OpCode::MpiBcast:
-  case OpCode::MpiReduce:
-  case OpCode::MpiGather:
-  case OpCode::MpiGatherv:
-  case OpCode::MpiScatter:
-  case OpCode::MpiScatterv:
-  case OpCode::MpiIbcast:
-  case OpCode::MpiIreduce:
-    return true;
-  default:
-    return false;
-  }
-}
+static bool isRooted(OpCode Op) { return opIsRooted(Op); }
 
 std::string describeOp(const Record &R) {
   const OpInfo &Info = R.info();
@@ -158,8 +176,9 @@ std::string describeOp(const Record &R) {
   if (Cat == OpCategory::Send || Cat == OpCategory::SendRecv)
     Args.push_back("to rank " + std::to_string(R.Peer));
   if (Cat == OpCategory::Recv)
-    Args.push_back(R.Peer == -1 && R.ApiId == Api::Mpi ? std::string("from any rank")
-                                                       : "from rank " + std::to_string(R.Peer));
+    Args.push_back(R.Peer == -1 && R.ApiId == Api::Mpi
+                       ? std::string("from any rank")
+                       : "from rank " + std::to_string(R.Peer));
   if (Cat == OpCategory::SendRecv)
     Args.push_back("from rank " + std::to_string(int64_t(R.Aux)));
   if ((R.Op == OpCode::NcclCommSplit || R.Op == OpCode::MpiCommSplit))
@@ -187,7 +206,8 @@ std::vector<std::string> fingerprintDiff(const Record &A, const Record &B) {
   return D;
 }
 
-// ---- Analysis ------------------------------------------------------------------------------
+// ---- Analysis
+// ------------------------------------------------------------------------------
 
 bool Analysis::anyRankFailed() const {
   if (!HaveManifest)
@@ -199,8 +219,9 @@ bool Analysis::anyRankFailed() const {
 }
 
 bool Analysis::clean() const {
-  return Divergences.empty() && Hangs.empty() && P2P.empty() && AsyncErrors.empty() &&
-         WatchdogAborts.empty() && !anyRankFailed();
+  return Divergences.empty() && Hangs.empty() && P2P.empty() &&
+         AsyncErrors.empty() && WatchdogAborts.empty() &&
+         LiveMismatches.empty() && !anyRankFailed();
 }
 
 const CommSummary *Analysis::comm(uint64_t Id) const {
@@ -260,7 +281,8 @@ bool inCollectiveSequence(const Record &R) {
 
 bool isSend(const Record &R) {
   OpCategory C = R.info().Category;
-  return R.Kind == RecordKind::Op && (C == OpCategory::Send || C == OpCategory::SendRecv);
+  return R.Kind == RecordKind::Op &&
+         (C == OpCategory::Send || C == OpCategory::SendRecv);
 }
 
 bool isRecv(const Record &R) {
@@ -275,7 +297,8 @@ void compareComm(Analysis &A, CommSummary &C) {
     if (T < 0)
       continue;
     for (const Record &Rec : A.Traces[size_t(T)].Records)
-      if (Rec.CommId == C.Id && Rec.CommRank == int(R) && inCollectiveSequence(Rec))
+      if (Rec.CommId == C.Id && Rec.CommRank == int(R) &&
+          inCollectiveSequence(Rec))
         Seqs[R].emplace(Rec.Seq, &Rec);
   }
 
@@ -334,7 +357,8 @@ void compareComm(Analysis &A, CommSummary &C) {
     }
     std::set<std::string> Differs;
     for (size_t I = 1; I < Issued.size(); ++I)
-      for (const std::string &F : fingerprintDiff(*Issued[0].Rec, *Issued[I].Rec))
+      for (const std::string &F :
+           fingerprintDiff(*Issued[0].Rec, *Issued[I].Rec))
         Differs.insert(F);
     if (Missing.empty() && Differs.empty()) {
       ++C.Agreed;
@@ -375,8 +399,9 @@ void compareComm(Analysis &A, CommSummary &C) {
 void pairPointToPoint(Analysis &A, const CommSummary &C) {
   for (int T : C.Members)
     if (T >= 0 && A.Traces[size_t(T)].wrapped()) {
-      A.Notes.push_back("communicator " + commName(C.Id) +
-                        ": a rank's trace ring wrapped; point-to-point pairing skipped");
+      A.Notes.push_back(
+          "communicator " + commName(C.Id) +
+          ": a rank's trace ring wrapped; point-to-point pairing skipped");
       return;
     }
   int N = int(C.Members.size());
@@ -395,7 +420,8 @@ void pairPointToPoint(Analysis &A, const CommSummary &C) {
         continue;
       if (isSend(Rec) && Rec.Peer >= 0 && Rec.Peer < N)
         Sends[size_t(R)][size_t(Rec.Peer)].push_back(&Rec);
-      if (Rec.Kind == RecordKind::Op && Rec.info().Category == OpCategory::SendRecv) {
+      if (Rec.Kind == RecordKind::Op &&
+          Rec.info().Category == OpCategory::SendRecv) {
         int Source = int(int64_t(Rec.Aux));
         if (Source >= 0 && Source < N)
           Recvs[size_t(Source)][size_t(R)].push_back(&Rec);
@@ -439,7 +465,8 @@ void pairPointToPoint(Analysis &A, const CommSummary &C) {
       for (size_t I = 0; I < R.size() && I < S.size(); ++I)
         if (S[I]->Count != R[I]->Count || S[I]->DataType != R[I]->DataType) {
           Issue.Detail = "message " + std::to_string(I + 1) + ": sent " +
-                         describeOp(*S[I]) + ", received as " + describeOp(*R[I]);
+                         describeOp(*S[I]) + ", received as " +
+                         describeOp(*R[I]);
           Issue.LastSend = {C.Members[size_t(From)], S[I]};
           Issue.LastRecv = {C.Members[size_t(To)], R[I]};
           A.P2P.push_back(Issue);
@@ -463,12 +490,14 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
     if (Tr.wrapped())
-      A.Notes.push_back("rank " + std::to_string(Tr.Rank) + ": the trace ring wrapped; " +
-                        "the oldest records were overwritten (raise DISTLINT_RT_RECORDS)");
+      A.Notes.push_back(
+          "rank " + std::to_string(Tr.Rank) + ": the trace ring wrapped; " +
+          "the oldest records were overwritten (raise DISTLINT_RT_RECORDS)");
     if (Tr.UntrackedOps)
-      A.Notes.push_back("rank " + std::to_string(Tr.Rank) + ": " +
-                        std::to_string(Tr.UntrackedOps) +
-                        " operations could not be watched (too many pending at once)");
+      A.Notes.push_back(
+          "rank " + std::to_string(Tr.Rank) + ": " +
+          std::to_string(Tr.UntrackedOps) +
+          " operations could not be watched (too many pending at once)");
     for (const Record &R : Tr.Records) {
       if (!R.CommId || R.CommRank < 0 || R.CommSize <= 0 ||
           (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate))
@@ -483,9 +512,10 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
       if (R.CommRank < C.Size) {
         int &M = C.Members[size_t(R.CommRank)];
         if (M >= 0 && M != int(T) && A.Traces[size_t(M)].Pid != Tr.Pid) {
-          A.Notes.push_back("communicator " + commName(C.Id) + ": rank " +
-                            std::to_string(R.CommRank) +
-                            " appears in two traces (stale files in the trace directory?)");
+          A.Notes.push_back(
+              "communicator " + commName(C.Id) + ": rank " +
+              std::to_string(R.CommRank) +
+              " appears in two traces (stale files in the trace directory?)");
         } else {
           M = int(T);
         }
@@ -500,7 +530,9 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     A.Comms.push_back(C);
   }
   std::stable_sort(A.Divergences.begin(), A.Divergences.end(),
-                   [](const Divergence &X, const Divergence &Y) { return X.TimeNs < Y.TimeNs; });
+                   [](const Divergence &X, const Divergence &Y) {
+                     return X.TimeNs < Y.TimeNs;
+                   });
 
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
@@ -512,6 +544,8 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
         A.AsyncErrors.push_back({int(T), &R});
       if (R.Kind == RecordKind::WatchdogAbort)
         A.WatchdogAborts.push_back({int(T), &R});
+      if (R.Kind == RecordKind::LiveMismatch)
+        A.LiveMismatches.push_back({int(T), &R});
       if (R.Kind != RecordKind::Hang)
         continue;
       H.Hangs.push_back(&R);
@@ -534,15 +568,17 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     for (const Record *R : H.Hangs)
       Until = std::max(Until, R->EndNs);
     for (const Record &Op : Tr.Records)
-      if (Op.Kind == RecordKind::Op && Op.ApiId == Api::Nccl && Op.StartNs <= Until &&
-          Op.has(StateReturned) && !Op.has(StateCompleted) &&
+      if (Op.Kind == RecordKind::Op && Op.ApiId == Api::Nccl &&
+          Op.StartNs <= Until && Op.has(StateReturned) &&
+          !Op.has(StateCompleted) &&
           !Op.has(StateUntracked | StateCaptured | StateFailed) &&
           Op.info().Category != OpCategory::CommEnd)
         Pending.insert(&Op);
     for (const Record *Op : Pending)
       H.Pending.push_back(Op);
-    std::sort(H.Pending.begin(), H.Pending.end(),
-              [](const Record *X, const Record *Y) { return X->Slot < Y->Slot; });
+    std::sort(
+        H.Pending.begin(), H.Pending.end(),
+        [](const Record *X, const Record *Y) { return X->Slot < Y->Slot; });
     A.Hangs.push_back(std::move(H));
   }
   return A;

@@ -33,11 +33,19 @@ struct RunManifest {
   std::string Program;
   double TimeoutSeconds = 0;
   bool HangConfirmed = false;
+  bool LiveDivergence = false; ///< A watchdog reported one while the job ran.
+  uint64_t RunId = 0;          ///< The traces of this launch carry it.
+  std::string Launcher;        ///< "ranks", "mpirun" or "launcher".
   std::vector<RankExit> Ranks;
   const RankExit *forRank(int Rank) const;
 };
-bool readManifest(const std::string &Path, RunManifest &Out, std::string &Error);
-bool writeManifest(const std::string &Path, const RunManifest &M, std::string &Error);
+bool readManifest(const std::string &Path, RunManifest &Out,
+                  std::string &Error);
+bool writeManifest(const std::string &Path, const RunManifest &M,
+                   std::string &Error);
+/// Writes Text to Path, created 0600 (like the traces), replacing it whole.
+bool writePrivateFile(const std::string &Path, const std::string &Text,
+                      std::string &Error);
 
 /// A record as one rank saw it.
 struct RankOp {
@@ -56,12 +64,13 @@ struct CommSummary {
 
 struct Divergence {
   uint64_t CommId = 0;
-  uint64_t Seq = 0;     ///< First operation the members disagree on (0: joining).
-  uint64_t TimeNs = 0;  ///< Wall clock of the earliest issue.
+  uint64_t Seq = 0; ///< First operation the members disagree on (0: joining).
+  uint64_t TimeNs = 0;               ///< Wall clock of the earliest issue.
   std::vector<RankOp> Issued;        ///< Members that issued operation Seq.
   std::vector<int> MissingCommRanks; ///< Members that did not.
-  std::map<int, RankOp> LastBefore;  ///< Missing member -> its last op on the comm.
-  std::vector<std::string> Differs;  ///< Fields that differ among Issued.
+  std::map<int, RankOp>
+      LastBefore; ///< Missing member -> its last op on the comm.
+  std::vector<std::string> Differs; ///< Fields that differ among Issued.
   /// An earlier collective the members agreed on but issued from different
   /// call-sites: often where they really went apart (NCCL pairs a skipped
   /// call with the next alike one).
@@ -107,6 +116,8 @@ struct Analysis {
   std::vector<P2PIssue> P2P;
   std::vector<RankOp> AsyncErrors;
   std::vector<RankOp> WatchdogAborts;
+  std::vector<RankOp>
+      LiveMismatches; ///< What the watchdogs saw while the job ran.
   std::vector<std::string> Notes;
 
   bool clean() const;

@@ -1,4 +1,5 @@
-//===- ReportWriter.cpp - distlint-rt report in text, JSON, SARIF ----------===//
+//===- ReportWriter.cpp - distlint-rt report in text, JSON, SARIF
+//----------===//
 #include "ReportWriter.h"
 
 #include <nlohmann/json.hpp>
@@ -49,7 +50,8 @@ const char *apiName(Api A) {
 
 std::string rankLabel(const Analysis &A, int Trace) {
   const RankTrace &T = A.Traces[size_t(Trace)];
-  return T.Rank >= 0 ? "rank " + std::to_string(T.Rank) : "pid " + std::to_string(T.Pid);
+  return T.Rank >= 0 ? "rank " + std::to_string(T.Rank)
+                     : "pid " + std::to_string(T.Pid);
 }
 
 std::string joinList(const std::vector<std::string> &Items) {
@@ -76,7 +78,8 @@ std::string commLabel(const Analysis &A, uint64_t Id) {
   const CommSummary *C = A.comm(Id);
   std::string S = "communicator " + commName(Id);
   if (C)
-    S += std::string(" (") + apiName(C->ApiId) + ", " + std::to_string(C->Size) + " ranks)";
+    S += std::string(" (") + apiName(C->ApiId) + ", " +
+         std::to_string(C->Size) + " ranks)";
   return S;
 }
 
@@ -91,7 +94,8 @@ std::string blockedText(const ReportInput &In, int Trace, const RankEnd &End) {
   return S + " at " + In.S.where(Trace, R);
 }
 
-void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &D) {
+void writeDivergence(std::ostream &OS, const ReportInput &In,
+                     const Divergence &D) {
   const Analysis &A = In.A;
   if (D.Seq == 0) {
     std::vector<std::string> Missing;
@@ -105,22 +109,26 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
     return;
   }
   // Group identical issues at the same call-site.
-  std::map<std::pair<std::string, std::string>, std::vector<std::string>> Groups;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>>
+      Groups;
   std::vector<std::pair<std::string, std::string>> Order;
   for (const RankOp &Op : D.Issued) {
-    auto K = std::make_pair(describeOp(*Op.Rec), In.S.whereWithCaller(Op.Trace, *Op.Rec));
+    auto K = std::make_pair(describeOp(*Op.Rec),
+                            In.S.whereWithCaller(Op.Trace, *Op.Rec));
     if (!Groups.count(K))
       Order.push_back(K);
     Groups[K].push_back(std::to_string(A.rankOf(Op.Trace)));
   }
   for (const auto &K : Order) {
     const auto &Ranks = Groups[K];
-    OS << "  " << (Ranks.size() == 1 ? "rank " : "ranks ") << joinList(Ranks) << " issued "
-       << K.first << " at " << K.second << "\n";
+    OS << "  " << (Ranks.size() == 1 ? "rank " : "ranks ") << joinList(Ranks)
+       << " issued " << K.first << " at " << K.second << "\n";
   }
   const CommSummary *C = A.comm(D.CommId);
   for (int CommRank : D.MissingCommRanks) {
-    int Trace = C && CommRank < int(C->Members.size()) ? C->Members[size_t(CommRank)] : -1;
+    int Trace = C && CommRank < int(C->Members.size())
+                    ? C->Members[size_t(CommRank)]
+                    : -1;
     if (Trace < 0) {
       OS << "  communicator rank " << CommRank << " has no trace\n";
       continue;
@@ -128,9 +136,9 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
     OS << "  " << rankLabel(A, Trace) << " never issued collective #" << D.Seq;
     auto Last = D.LastBefore.find(CommRank);
     if (Last != D.LastBefore.end())
-      OS << "; its last collective on this communicator was #" << Last->second.Rec->Seq
-         << " " << describeOp(*Last->second.Rec) << " at "
-         << In.S.whereWithCaller(Trace, *Last->second.Rec);
+      OS << "; its last collective on this communicator was #"
+         << Last->second.Rec->Seq << " " << describeOp(*Last->second.Rec)
+         << " at " << In.S.whereWithCaller(Trace, *Last->second.Rec);
     RankEnd End = A.rankEnd(Trace);
     std::string Blocked = blockedText(In, Trace, End);
     if (!Blocked.empty())
@@ -146,7 +154,8 @@ void writeDivergence(std::ostream &OS, const ReportInput &In, const Divergence &
   if (D.SplitSeq) {
     std::vector<std::string> Sites;
     for (const RankOp &Op : D.SplitOps)
-      Sites.push_back(rankLabel(A, Op.Trace) + " at " + In.S.whereWithCaller(Op.Trace, *Op.Rec));
+      Sites.push_back(rankLabel(A, Op.Trace) + " at " +
+                      In.S.whereWithCaller(Op.Trace, *Op.Rec));
     OS << "  note: collective #" << D.SplitSeq
        << " matched, but came from different call-sites (" << joinList(Sites)
        << "): the ranks may have gone apart there\n";
@@ -164,7 +173,9 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
 
   for (size_t I = 0; I < A.Divergences.size(); ++I) {
     const Divergence &D = A.Divergences[I];
-    OS << "\n" << (I == 0 ? "FIRST DIVERGENCE: " : "divergence: ") << commLabel(A, D.CommId);
+    OS << "\n"
+       << (I == 0 ? "FIRST DIVERGENCE: " : "divergence: ")
+       << commLabel(A, D.CommId);
     if (D.Seq)
       OS << ", collective #" << D.Seq;
     else
@@ -180,10 +191,13 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
       if (H.BlockedAt) {
         const Record &B = *H.BlockedAt;
         OS << "blocked in "
-           << (B.Kind == RecordKind::Op ? describeOp(B) : std::string(B.info().Name));
-        if (B.Kind == RecordKind::Op && B.info().Category == OpCategory::Collective)
+           << (B.Kind == RecordKind::Op ? describeOp(B)
+                                        : std::string(B.info().Name));
+        if (B.Kind == RecordKind::Op &&
+            B.info().Category == OpCategory::Collective)
           OS << " #" << B.Seq;
-        OS << " at " << In.S.where(H.Trace, B) << " for " << seconds(H.BlockedNs);
+        OS << " at " << In.S.where(H.Trace, B) << " for "
+           << seconds(H.BlockedNs);
         if (!H.Pending.empty())
           OS << ", waiting for ";
       } else {
@@ -203,12 +217,14 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   if (!A.P2P.empty()) {
     OS << "\nPOINT-TO-POINT that does not pair up\n";
     for (const P2PIssue &P : A.P2P) {
-      OS << "  " << commLabel(A, P.CommId) << ": rank " << P.From << " -> rank " << P.To
-         << ": " << P.Sends << " send(s), " << P.Recvs << " receive(s)";
+      OS << "  " << commLabel(A, P.CommId) << ": rank " << P.From << " -> rank "
+         << P.To << ": " << P.Sends << " send(s), " << P.Recvs << " receive(s)";
       if (P.LastSend.Rec)
-        OS << "; last send at " << In.S.where(P.LastSend.Trace, *P.LastSend.Rec);
+        OS << "; last send at "
+           << In.S.where(P.LastSend.Trace, *P.LastSend.Rec);
       if (P.LastRecv.Rec)
-        OS << "; last receive at " << In.S.where(P.LastRecv.Trace, *P.LastRecv.Rec);
+        OS << "; last receive at "
+           << In.S.where(P.LastRecv.Trace, *P.LastRecv.Rec);
       if (!P.Detail.empty())
         OS << "; " << P.Detail;
       OS << "\n";
@@ -216,11 +232,25 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   }
 
   for (const RankOp &E : A.AsyncErrors)
-    OS << "\nASYNC ERROR: " << rankLabel(A, E.Trace) << ": ncclCommGetAsyncError returned "
-       << E.Rec->Result << " on communicator " << commName(E.Rec->CommId) << "\n";
+    OS << "\nASYNC ERROR: " << rankLabel(A, E.Trace)
+       << ": ncclCommGetAsyncError returned " << E.Rec->Result
+       << " on communicator " << commName(E.Rec->CommId) << "\n";
+  for (const RankOp &E : A.LiveMismatches) {
+    char Latency[64];
+    std::snprintf(Latency, sizeof(Latency), "%.2f s",
+                  double(E.Rec->EndNs - E.Rec->StartNs) / 1e9);
+    OS << "\nSEEN LIVE: " << rankLabel(A, E.Trace) << "'s watchdog reported "
+       << (E.Rec->Tag == int32_t(MismatchKind::Fingerprint)
+               ? "a different collective"
+               : "a member that moved on")
+       << " at collective #" << E.Rec->Seq << " of communicator "
+       << commName(E.Rec->CommId) << " (rank " << E.Rec->Peer << "), "
+       << Latency << " after it happened\n";
+  }
   for (const RankOp &E : A.WatchdogAborts)
-    OS << "\nABORTED: " << rankLabel(A, E.Trace) << ": the watchdog aborted communicator "
-       << commName(E.Rec->CommId) << " (DISTLINT_RT_ABORT=1)\n";
+    OS << "\nABORTED: " << rankLabel(A, E.Trace)
+       << ": the watchdog aborted communicator " << commName(E.Rec->CommId)
+       << " (DISTLINT_RT_ABORT=1)\n";
 
   OS << "\nranks:\n";
   for (size_t T = 0; T < A.Traces.size(); ++T) {
@@ -240,7 +270,8 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   if (!A.Comms.empty()) {
     OS << "communicators:\n";
     for (const CommSummary &C : A.Comms) {
-      OS << "  " << commName(C.Id) << " " << apiName(C.ApiId) << ", " << C.Size << " ranks";
+      OS << "  " << commName(C.Id) << " " << apiName(C.ApiId) << ", " << C.Size
+         << " ranks";
       if (C.Created.Rec && C.Created.Rec->Op != OpCode::None)
         OS << ", created by " << C.Created.Rec->info().Name << " at "
            << In.S.where(C.Created.Trace, *C.Created.Rec);
@@ -252,7 +283,8 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   std::map<std::pair<std::string, std::string>, std::map<int, uint64_t>> Syncs;
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const SyncCount &C : A.Traces[T].Syncs)
-      Syncs[{In.S.where(int(T), C.Site), opInfo(C.Op).Name}][A.rankOf(int(T))] += C.Count;
+      Syncs[{In.S.where(int(T), C.Site), opInfo(C.Op).Name}]
+           [A.rankOf(int(T))] += C.Count;
   if (!Syncs.empty()) {
     OS << "host synchronizations (calls per call-site and rank):\n";
     for (const auto &[Site, PerRank] : Syncs) {
@@ -271,8 +303,9 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
     for (const JoinedFinding &J : In.Join->Findings) {
       std::string Verdict = verdictName(J.Result);
       Verdict.resize(18, ' ');
-      OS << "  " << Verdict << displayPath(J.Finding.File) << ":" << J.Finding.Line << ": ["
-         << J.Finding.Rule << "] " << J.Finding.Message << "\n";
+      OS << "  " << Verdict << displayPath(J.Finding.File) << ":"
+         << J.Finding.Line << ": [" << J.Finding.Rule << "] "
+         << J.Finding.Message << "\n";
       OS << "  " << std::string(18, ' ') << J.Evidence;
       if (J.ViaNote)
         OS << " (matched at a note's line)";
@@ -299,7 +332,8 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   if (!A.Hangs.empty())
     What.push_back(std::to_string(A.Hangs.size()) + " hang report(s)");
   if (!A.P2P.empty())
-    What.push_back(std::to_string(A.P2P.size()) + " unpaired point-to-point exchange(s)");
+    What.push_back(std::to_string(A.P2P.size()) +
+                   " unpaired point-to-point exchange(s)");
   if (!A.AsyncErrors.empty())
     What.push_back("asynchronous NCCL errors");
   if (A.anyRankFailed())
@@ -309,7 +343,8 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   OS << joinList(What) << "\n";
 }
 
-// ---- JSON ---------------------------------------------------------------------------------
+// ---- JSON
+// ---------------------------------------------------------------------------------
 
 namespace {
 
@@ -343,7 +378,9 @@ json opJson(const ReportInput &In, const RankOp &Op) {
   J["completed"] = R.has(StateCompleted);
   json Frames = json::array();
   for (const SourceLoc &L : In.S.locations(Op.Trace, R))
-    Frames.push_back({{"file", normalizePath(L.File)}, {"line", L.Line}, {"function", L.Function}});
+    Frames.push_back({{"file", normalizePath(L.File)},
+                      {"line", L.Line},
+                      {"function", L.Function}});
   J["frames"] = Frames;
   return J;
 }
@@ -360,7 +397,7 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
     RankEnd End = A.rankEnd(int(T));
-    json R = {{"rank", Tr.Rank}, {"pid", Tr.Pid}, {"host", Tr.Host},
+    json R = {{"rank", Tr.Rank},       {"pid", Tr.Pid},   {"host", Tr.Host},
               {"program", Tr.Program}, {"end", End.Text}, {"trace", Tr.Path}};
     if (End.BlockedIn)
       R["blocked_in"] = opJson(In, {int(T), End.BlockedIn});
@@ -378,7 +415,7 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     json X = {{"first", I == 0},
               {"communicator", commName(D.CommId)},
               {"seq", D.Seq},
-              {"kind", D.Seq == 0 ? "never-joined"
+              {"kind", D.Seq == 0                   ? "never-joined"
                        : D.MissingCommRanks.empty() ? "mismatch"
                                                     : "missing-ranks"},
               {"differs", D.Differs}};
@@ -389,7 +426,9 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     const CommSummary *C = A.comm(D.CommId);
     for (int CommRank : D.MissingCommRanks) {
       json M = {{"comm_rank", CommRank}};
-      int Trace = C && CommRank < int(C->Members.size()) ? C->Members[size_t(CommRank)] : -1;
+      int Trace = C && CommRank < int(C->Members.size())
+                      ? C->Members[size_t(CommRank)]
+                      : -1;
       if (Trace >= 0) {
         M["rank"] = A.rankOf(Trace);
         RankEnd End = A.rankEnd(Trace);
@@ -412,6 +451,17 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     }
     J["divergences"].push_back(X);
   }
+  J["live"] = json::array();
+  for (const RankOp &E : A.LiveMismatches)
+    J["live"].push_back(
+        {{"rank", A.rankOf(E.Trace)},
+         {"peer", E.Rec->Peer},
+         {"communicator", commName(E.Rec->CommId)},
+         {"collective", E.Rec->Seq},
+         {"kind", E.Rec->Tag == int32_t(MismatchKind::Fingerprint)
+                      ? "fingerprint"
+                      : "moved-on"},
+         {"latency_seconds", double(E.Rec->EndNs - E.Rec->StartNs) / 1e9}});
   J["hangs"] = json::array();
   for (const HangReport &H : A.Hangs) {
     json X = {{"rank", A.rankOf(H.Trace)}};
@@ -429,8 +479,12 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   }
   J["p2p"] = json::array();
   for (const P2PIssue &P : A.P2P) {
-    json X = {{"communicator", commName(P.CommId)}, {"from", P.From}, {"to", P.To},
-              {"sends", P.Sends}, {"recvs", P.Recvs}, {"detail", P.Detail}};
+    json X = {{"communicator", commName(P.CommId)},
+              {"from", P.From},
+              {"to", P.To},
+              {"sends", P.Sends},
+              {"recvs", P.Recvs},
+              {"detail", P.Detail}};
     if (P.LastSend.Rec)
       X["last_send"] = opJson(In, P.LastSend);
     if (P.LastRecv.Rec)
@@ -438,14 +492,19 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     J["p2p"].push_back(X);
   }
   // Operations per call-site and rank (where the program issued what).
-  std::map<std::tuple<std::string, unsigned, std::string>, std::map<int, uint64_t>> Sites;
-  std::map<std::tuple<std::string, unsigned, std::string>, std::map<int, uint64_t>> Untracked;
+  std::map<std::tuple<std::string, unsigned, std::string>,
+           std::map<int, uint64_t>>
+      Sites;
+  std::map<std::tuple<std::string, unsigned, std::string>,
+           std::map<int, uint64_t>>
+      Untracked;
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const Record &R : A.Traces[T].Records) {
       if (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate)
         continue;
       SourceLoc L = In.S.primary(int(T), R);
-      auto Key = std::make_tuple(L.known() ? normalizePath(L.File) : In.S.where(int(T), R),
+      auto Key = std::make_tuple(L.known() ? normalizePath(L.File)
+                                           : In.S.where(int(T), R),
                                  L.Line, std::string(R.info().Name));
       ++Sites[Key][A.rankOf(int(T))];
       if (R.has(StateUntracked) || R.has(StateCaptured))
@@ -467,7 +526,9 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   J["syncs"] = json::array();
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const SyncCount &C : A.Traces[T].Syncs) {
-      json X = {{"rank", A.rankOf(int(T))}, {"op", opInfo(C.Op).Name}, {"count", C.Count},
+      json X = {{"rank", A.rankOf(int(T))},
+                {"op", opInfo(C.Op).Name},
+                {"count", C.Count},
                 {"total_seconds", double(C.TotalNs) / 1e9}};
       std::vector<SourceLoc> Chain = In.S.frame(int(T), C.Site);
       if (!Chain.empty()) {
@@ -502,11 +563,13 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   OS << J.dump(2) << "\n";
 }
 
-// ---- SARIF --------------------------------------------------------------------------------
+// ---- SARIF
+// --------------------------------------------------------------------------------
 
 namespace {
 
-json sarifLocation(const ReportInput &In, int Trace, const Record &R, const std::string &Msg) {
+json sarifLocation(const ReportInput &In, int Trace, const Record &R,
+                   const std::string &Msg) {
   SourceLoc L = In.S.primary(Trace, R);
   json Loc;
   if (L.known()) {
@@ -531,25 +594,72 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
       {{{"id", "distlint-rt-divergence"},
         {"shortDescription", {{"text", "Ranks issued different collectives"}}},
         {"fullDescription",
-         {{"text", "In this run the members of a communicator did not issue the same "
-                   "sequence of collective operations: some were missing, or the "
-                   "operation, count, datatype, reduction or root differed."}}}},
+         {{"text",
+           "In this run the members of a communicator did not issue the same "
+           "sequence of collective operations: some were missing, or the "
+           "operation, count, datatype, reduction or root differed."}}},
+        {"help",
+         {{"text",
+           "Make every rank reach the collective the same number of times, in "
+           "the "
+           "same order and with the same arguments: move it out of "
+           "rank-dependent "
+           "branches and early exits, or guard it with a condition all ranks "
+           "agree "
+           "on. Run distlint on the file to find the branch statically."},
+          {"markdown",
+           "Make every rank reach the collective the same number of times, in "
+           "the same order and with the same arguments: move it out of "
+           "rank-dependent branches and early exits, or guard it with a "
+           "condition all ranks agree on. `distlint` finds such branches "
+           "statically (rule `distlint-rank-divergent-collective`)."}}},
+        {"defaultConfiguration", {{"level", "error"}}}},
        {{"id", "distlint-rt-hang"},
-        {"shortDescription", {{"text", "Operation pending past the watchdog timeout"}}},
+        {"shortDescription",
+         {{"text", "Operation pending past the watchdog timeout"}}},
         {"fullDescription",
-         {{"text", "An operation did not complete within DISTLINT_RT_TIMEOUT."}}}},
+         {{"text",
+           "An operation did not complete within DISTLINT_RT_TIMEOUT."}}},
+        {"help",
+         {{"text",
+           "A rank waited longer than DISTLINT_RT_TIMEOUT for a collective or "
+           "message its peers never matched. The divergence result names where "
+           "the "
+           "ranks went apart; raise DISTLINT_RT_TIMEOUT if the operation is "
+           "merely "
+           "slow."},
+          {"markdown",
+           "A rank waited longer than `DISTLINT_RT_TIMEOUT` for a collective "
+           "or "
+           "message its peers never matched. The divergence result names where "
+           "the ranks went apart; raise `DISTLINT_RT_TIMEOUT` if the operation "
+           "is merely slow."}}},
+        {"defaultConfiguration", {{"level", "error"}}}},
        {{"id", "distlint-rt-p2p"},
-        {"shortDescription", {{"text", "Point-to-point messages that do not pair up"}}},
+        {"shortDescription",
+         {{"text", "Point-to-point messages that do not pair up"}}},
         {"fullDescription",
-         {{"text", "Sends and receives between two ranks did not match in number or "
-                   "size."}}}}});
+         {{"text",
+           "Sends and receives between two ranks did not match in number or "
+           "size."}}},
+        {"help",
+         {{"text", "Every send needs a matching receive on the peer, with the "
+                   "same count "
+                   "and datatype; check rank-dependent loops and early exits "
+                   "around them."},
+          {"markdown",
+           "Every send needs a matching receive on the peer, with the same "
+           "count and datatype; check rank-dependent loops and early exits "
+           "around them."}}},
+        {"defaultConfiguration", {{"level", "error"}}}}});
   json Results = json::array();
   for (size_t I = 0; I < A.Divergences.size(); ++I) {
     const Divergence &D = A.Divergences[I];
     if (D.Issued.empty())
       continue;
-    std::string Text = "communicator " + commName(D.CommId) + " diverged at collective #" +
-                       std::to_string(D.Seq) + ": " + std::to_string(D.Issued.size()) +
+    std::string Text = "communicator " + commName(D.CommId) +
+                       " diverged at collective #" + std::to_string(D.Seq) +
+                       ": " + std::to_string(D.Issued.size()) +
                        " rank(s) issued " + describeOp(*D.Issued[0].Rec);
     if (!D.MissingCommRanks.empty())
       Text += ", " + std::to_string(D.MissingCommRanks.size()) + " did not";
@@ -557,13 +667,15 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
       Text += "; they disagree on " + joinList(D.Differs);
     json Related = json::array();
     for (size_t K = 1; K < D.Issued.size(); ++K)
-      Related.push_back(sarifLocation(In, D.Issued[K].Trace, *D.Issued[K].Rec,
-                                      "rank " + std::to_string(A.rankOf(D.Issued[K].Trace)) +
-                                          ": " + describeOp(*D.Issued[K].Rec)));
+      Related.push_back(
+          sarifLocation(In, D.Issued[K].Trace, *D.Issued[K].Rec,
+                        "rank " + std::to_string(A.rankOf(D.Issued[K].Trace)) +
+                            ": " + describeOp(*D.Issued[K].Rec)));
     for (const auto &[CommRank, Op] : D.LastBefore)
-      Related.push_back(sarifLocation(In, Op.Trace, *Op.Rec,
-                                      "rank " + std::to_string(A.rankOf(Op.Trace)) +
-                                          ": last collective before the divergence"));
+      Related.push_back(
+          sarifLocation(In, Op.Trace, *Op.Rec,
+                        "rank " + std::to_string(A.rankOf(Op.Trace)) +
+                            ": last collective before the divergence"));
     json R = {{"ruleId", "distlint-rt-divergence"},
               {"level", "error"},
               {"message", {{"text", Text}}},
@@ -575,23 +687,28 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
   for (const HangReport &H : A.Hangs) {
     const Record &What = H.BlockedAt ? *H.BlockedAt : *H.Pending.front();
     std::string Text = "rank " + std::to_string(A.rankOf(H.Trace)) + ": " +
-                       What.info().Name + " did not complete within the watchdog timeout";
-    Results.push_back({{"ruleId", "distlint-rt-hang"},
-                       {"level", "error"},
-                       {"message", {{"text", Text}}},
-                       {"locations", json::array({sarifLocation(In, H.Trace, What, "")})}});
+                       What.info().Name +
+                       " did not complete within the watchdog timeout";
+    Results.push_back(
+        {{"ruleId", "distlint-rt-hang"},
+         {"level", "error"},
+         {"message", {{"text", Text}}},
+         {"locations", json::array({sarifLocation(In, H.Trace, What, "")})}});
   }
   for (const P2PIssue &P : A.P2P) {
-    std::string Text = "rank " + std::to_string(P.From) + " sent " + std::to_string(P.Sends) +
-                       " message(s) to rank " + std::to_string(P.To) + ", which received " +
+    std::string Text = "rank " + std::to_string(P.From) + " sent " +
+                       std::to_string(P.Sends) + " message(s) to rank " +
+                       std::to_string(P.To) + ", which received " +
                        std::to_string(P.Recvs);
     const RankOp &Op = P.LastSend.Rec ? P.LastSend : P.LastRecv;
     if (!Op.Rec)
       continue;
-    Results.push_back({{"ruleId", "distlint-rt-p2p"},
-                       {"level", "error"},
-                       {"message", {{"text", Text}}},
-                       {"locations", json::array({sarifLocation(In, Op.Trace, *Op.Rec, "")})}});
+    Results.push_back(
+        {{"ruleId", "distlint-rt-p2p"},
+         {"level", "error"},
+         {"message", {{"text", Text}}},
+         {"locations",
+          json::array({sarifLocation(In, Op.Trace, *Op.Rec, "")})}});
   }
   json Run = {{"tool",
                {{"driver",
@@ -600,7 +717,8 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
                   {"informationUri", "https://github.com/distlint/distlint"},
                   {"rules", Rules}}}}},
               {"results", Results},
-              {"originalUriBaseIds", {{"SRCROOT", {{"uri", "file://" + normalizePath(".") + "/"}}}}}};
+              {"originalUriBaseIds",
+               {{"SRCROOT", {{"uri", "file://" + normalizePath(".") + "/"}}}}}};
   json Log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({Run})}};

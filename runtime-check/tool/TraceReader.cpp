@@ -1,4 +1,5 @@
-//===- TraceReader.cpp - Load the per-rank trace files ---------------------===//
+//===- TraceReader.cpp - Load the per-rank trace files
+//---------------------===//
 #include "TraceReader.h"
 
 #include <dirent.h>
@@ -9,14 +10,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace distlint {
 namespace rt {
 
 const Record *RankTrace::bySlot(uint64_t Slot) const {
-  auto It = std::lower_bound(Records.begin(), Records.end(), Slot,
-                             [](const Record &R, uint64_t S) { return R.Slot < S; });
+  auto It =
+      std::lower_bound(Records.begin(), Records.end(), Slot,
+                       [](const Record &R, uint64_t S) { return R.Slot < S; });
   return It != Records.end() && It->Slot == Slot ? &*It : nullptr;
 }
 
@@ -56,7 +61,8 @@ Record copyRecord(const TraceRecord &R, uint64_t Slot) {
 
 } // namespace
 
-bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) {
+bool readTraceFile(const std::string &Path, RankTrace &Out,
+                   std::string &Error) {
   int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0) {
     Error = Path + ": " + std::strerror(errno);
@@ -90,7 +96,8 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) 
                 std::to_string(kTraceVersion) + ")");
   TraceLayout L = traceLayout(H.Capacity, H.ModuleCapacity, H.SyncSiteCapacity);
   if (L.FileBytes > Bytes || L.RecordsOffset != H.RecordsOffset ||
-      L.ModulesOffset != H.ModulesOffset || L.SyncSitesOffset != H.SyncSitesOffset)
+      L.ModulesOffset != H.ModulesOffset ||
+      L.SyncSitesOffset != H.SyncSitesOffset)
     return Fail("truncated or inconsistent trace file");
 
   Out = RankTrace();
@@ -104,6 +111,8 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) 
   Out.StartRealtimeNs = H.StartRealtimeNs;
   Out.StartMonotonicNs = H.StartMonotonicNs;
   Out.TimeoutNs = H.TimeoutNs;
+  Out.RunId = H.RunId;
+  Out.ForkParentPid = H.ForkParentPid;
   Out.HeartbeatNs = H.HeartbeatNs.load();
   Out.Flags = H.Flags.load();
   Out.HangCount = H.HangCount.load();
@@ -111,23 +120,27 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) 
   Out.Head = H.Head.load();
   Out.Capacity = H.Capacity;
 
-  const auto *Modules = reinterpret_cast<const ModuleEntry *>(Base + H.ModulesOffset);
+  const auto *Modules =
+      reinterpret_cast<const ModuleEntry *>(Base + H.ModulesOffset);
   uint32_t ModuleCount = std::min(H.ModuleCount.load(), H.ModuleCapacity);
   for (uint32_t I = 0; I < ModuleCount; ++I)
     Out.Modules.push_back(Modules[I].Ready.load()
                               ? boundedString(Modules[I].Path, kModulePathBytes)
                               : std::string());
 
-  const auto *Sites = reinterpret_cast<const SyncSite *>(Base + H.SyncSitesOffset);
+  const auto *Sites =
+      reinterpret_cast<const SyncSite *>(Base + H.SyncSitesOffset);
   for (uint32_t I = 0; I < H.SyncSiteCapacity; ++I) {
     uint64_t Key = Sites[I].Key.load();
     if (!Key)
       continue;
-    Out.Syncs.push_back({syncSiteOp(Key), syncSiteFrame(Key), Sites[I].Count.load(),
-                         Sites[I].TotalNs.load(), Sites[I].MaxNs.load()});
+    Out.Syncs.push_back({syncSiteOp(Key), syncSiteFrame(Key),
+                         Sites[I].Count.load(), Sites[I].TotalNs.load(),
+                         Sites[I].MaxNs.load()});
   }
 
-  const auto *Ring = reinterpret_cast<const TraceRecord *>(Base + H.RecordsOffset);
+  const auto *Ring =
+      reinterpret_cast<const TraceRecord *>(Base + H.RecordsOffset);
   for (uint32_t I = 0; I < H.Capacity; ++I) {
     uint64_t Commit = Ring[I].Commit.load(std::memory_order_acquire);
     if (Commit == 0 || (Commit - 1) % H.Capacity != I)
@@ -137,6 +150,62 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error) 
   std::sort(Out.Records.begin(), Out.Records.end(),
             [](const Record &A, const Record &B) { return A.Slot < B.Slot; });
   munmap(Map, Bytes);
+  return true;
+}
+
+static std::string hexId(uint64_t Id) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%016llx", (unsigned long long)Id);
+  return Buf;
+}
+
+bool selectRun(std::vector<RankTrace> &Traces, uint64_t WantRunId,
+               std::vector<std::string> &Notes, std::string &Error) {
+  if (Traces.empty())
+    return true;
+  bool Wanted = WantRunId && std::any_of(Traces.begin(), Traces.end(),
+                                         [&](const RankTrace &T) {
+                                           return T.RunId == WantRunId;
+                                         });
+  uint64_t Run = WantRunId;
+  if (!Wanted) {
+    const RankTrace *Newest = &Traces.front();
+    for (const RankTrace &T : Traces)
+      if (T.StartRealtimeNs > Newest->StartRealtimeNs)
+        Newest = &T;
+    Run = Newest->RunId;
+  }
+  std::vector<RankTrace> Kept;
+  std::set<uint64_t> OtherRuns;
+  size_t Others = 0;
+  for (RankTrace &T : Traces) {
+    if (T.RunId == Run) {
+      Kept.push_back(std::move(T));
+    } else {
+      ++Others;
+      OtherRuns.insert(T.RunId);
+    }
+  }
+  Traces = std::move(Kept);
+  if (Others)
+    Notes.push_back("ignored " + std::to_string(Others) + " trace file(s) of " +
+                    std::to_string(OtherRuns.size()) +
+                    " other run(s) in the directory " + "(this report: run " +
+                    hexId(Run) + ")");
+  std::map<int, const RankTrace *> ByRank;
+  for (const RankTrace &T : Traces) {
+    if (T.Rank < 0 || T.ForkParentPid != 0)
+      continue; // Unknown ranks and forked children claim nothing.
+    auto [It, Fresh] = ByRank.emplace(T.Rank, &T);
+    if (!Fresh) {
+      Error = "two traces claim rank " + std::to_string(T.Rank) + " of run " +
+              hexId(Run) + ": " + It->second->Path + " (pid " +
+              std::to_string(It->second->Pid) + ") and " + T.Path + " (pid " +
+              std::to_string(T.Pid) +
+              "); were the ranks started as separate singleton jobs?";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -157,6 +226,8 @@ bool peekTraceHeader(const std::string &Path, TraceHeaderPeek &Out) {
   Out.HangCount = H.HangCount.load();
   Out.Flags = H.Flags.load();
   Out.Head = H.Head.load();
+  Out.RunId = H.RunId;
+  Out.MismatchCount = H.MismatchCount.load();
   return true;
 }
 
@@ -185,9 +256,10 @@ std::vector<RankTrace> readTraceDir(const std::string &Dir,
     else
       Errors.push_back(Error);
   }
-  std::stable_sort(Traces.begin(), Traces.end(), [](const RankTrace &A, const RankTrace &B) {
-    return A.Rank != B.Rank ? A.Rank < B.Rank : A.Pid < B.Pid;
-  });
+  std::stable_sort(Traces.begin(), Traces.end(),
+                   [](const RankTrace &A, const RankTrace &B) {
+                     return A.Rank != B.Rank ? A.Rank < B.Rank : A.Pid < B.Pid;
+                   });
   return Traces;
 }
 

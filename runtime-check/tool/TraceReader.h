@@ -56,6 +56,8 @@ struct RankTrace {
   uint64_t StartRealtimeNs = 0;
   uint64_t StartMonotonicNs = 0;
   uint64_t TimeoutNs = 0;
+  uint64_t RunId = 0;    ///< 0: unknown.
+  int ForkParentPid = 0; ///< Non-zero: a forked child, not a rank.
   uint64_t HeartbeatNs = 0;
   uint32_t Flags = 0;
   uint32_t HangCount = 0;
@@ -83,6 +85,13 @@ bool readTraceFile(const std::string &Path, RankTrace &Out, std::string &Error);
 std::vector<RankTrace> readTraceDir(const std::string &Dir,
                                     std::vector<std::string> &Errors);
 
+/// Keeps the traces of one launch: run WantRunId if given and present,
+/// else the run of the most recently started trace; the others are dropped
+/// with one note. False with Error when two traces of that run claim the
+/// same rank (N singletons, or two jobs writing one directory).
+bool selectRun(std::vector<RankTrace> &Traces, uint64_t WantRunId,
+               std::vector<std::string> &Notes, std::string &Error);
+
 /// Just the header counters, cheaply (the launcher polls these).
 struct TraceHeaderPeek {
   int Rank = -1;
@@ -90,6 +99,8 @@ struct TraceHeaderPeek {
   uint32_t HangCount = 0;
   uint32_t Flags = 0;
   uint64_t Head = 0;
+  uint64_t RunId = 0;
+  uint32_t MismatchCount = 0;
 };
 bool peekTraceHeader(const std::string &Path, TraceHeaderPeek &Out);
 

@@ -1,5 +1,5 @@
 //===- CFGFacts.cpp -------------------------------------------------------===//
-#include "CFGFacts.h"
+#include "engine/cfg/CFGFacts.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"

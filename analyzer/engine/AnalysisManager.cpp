@@ -1,0 +1,275 @@
+//===- AnalysisManager.cpp ------------------------------------------------===//
+#include "engine/AnalysisManager.h"
+#include "engine/cfg/FailStop.h"
+#include "engine/uniformity/UniformityAnalysis.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace distlint {
+
+using api::Role;
+
+const std::vector<const CFGBlock *> &
+FunctionResult::liveControlDependencies(const CFGBlock *B) {
+  auto It = LiveDeps.find(B);
+  if (It != LiveDeps.end())
+    return It->second;
+  std::vector<const CFGBlock *> Out;
+  if (Doomed.empty()) {
+    Out = Facts->allControlDependencies(B);
+  } else {
+    if (!Pruned)
+      Pruned = std::make_unique<PrunedControlDependence>(*Facts, Doomed);
+    Out = Pruned->all(B);
+  }
+  return LiveDeps[B] = std::move(Out);
+}
+
+Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {
+  if (const auto *PD = dyn_cast<ParmVarDecl>(VD)) {
+    // main's arguments come from the launcher: the same on every rank.
+    if (FD->isMain() || PD->getFunctionScopeIndex() >= 64)
+      return {};
+    Taint T;
+    T.Params = uint64_t(1) << PD->getFunctionScopeIndex();
+    return T;
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Collecting functions and bindings
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(Engine &E, AnalysisManager &P) : E(E), P(P) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
+        E.isUserCode(FD) && !FD->isDeleted())
+      Functions.push_back(FD);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    if (CXXMethodDecl *Op = L->getCallOperator())
+      if (!Op->isDependentContext() && E.isUserCode(Op) &&
+          !llvm::is_contained(Functions, Op))
+        Functions.push_back(Op);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (const Expr *Init = VD->getInit())
+      bind(VD, Init);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign)
+      bindLHS(B->getLHS(), B->getRHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      bindLHS(OC->getArg(0), OC->getArg(1));
+    return true;
+  }
+  bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getMember() && I->getInit())
+        bind(I->getMember(), I->getInit());
+    return true;
+  }
+
+  std::vector<const FunctionDecl *> Functions;
+
+private:
+  Engine &E;
+  AnalysisManager &P;
+
+  void bindLHS(const Expr *LHS, const Expr *RHS) {
+    LHS = strip(LHS);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(LHS))
+      bind(DR->getDecl(), RHS);
+    else if (const auto *M = dyn_cast<MemberExpr>(LHS))
+      bind(M->getMemberDecl(), RHS);
+  }
+  /// Remembers what a callable variable runs and what an object's dynamic
+  /// class is.
+  void bind(const ValueDecl *D, const Expr *Init) {
+    const Expr *X = strip(Init);
+    if (const auto *L = dyn_cast<LambdaExpr>(X)) {
+      P.Bindings[D] = L->getCallOperator();
+      return;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(X);
+        U && U->getOpcode() == UO_AddrOf)
+      X = strip(U->getSubExpr());
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl())) {
+        P.Bindings[D] = FD;
+        return;
+      }
+      if (auto It = P.Bindings.find(DR->getDecl()); It != P.Bindings.end()) {
+        P.Bindings[D] = It->second;
+        return;
+      }
+    }
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD)
+      return;
+    // new D / make_shared<D>() / make_unique<D>() / D{...}
+    QualType T;
+    if (const auto *N = dyn_cast<CXXNewExpr>(X))
+      T = N->getAllocatedType();
+    else if (const auto *C = dyn_cast<CallExpr>(X)) {
+      if (const FunctionDecl *F = C->getDirectCallee())
+        if (const TemplateArgumentList *TA = F->getTemplateSpecializationArgs())
+          if (TA->size() >= 1 &&
+              TA->get(0).getKind() == TemplateArgument::Type &&
+              (F->getName() == "make_shared" || F->getName() == "make_unique" ||
+               F->getName() == "make_intrusive"))
+            T = TA->get(0).getAsType();
+    } else if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
+      if (const auto *Src = dyn_cast<VarDecl>(DR->getDecl()))
+        if (!Src->getType()->isReferenceType() &&
+            !Src->getType()->isPointerType())
+          T = Src->getType();
+    }
+    if (!T.isNull())
+      if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
+        P.DynTypes[VD] = RD;
+  }
+};
+} // namespace
+
+void AnalysisManager::collect() {
+  Collector C(E, *this);
+  for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
+    if (E.isUserCode(D))
+      C.TraverseDecl(D);
+  UserFunctions = std::move(C.Functions);
+  // Globals initialized from rank sources.
+  for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
+    if (auto *VD = dyn_cast<VarDecl>(D))
+      if (E.isUserCode(VD) && VD->getInit()) {
+        FunctionResult Dummy;
+        UniformityAnalysis U(E, nullptr, Dummy);
+        (void)U;
+      }
+}
+
+void AnalysisManager::prepare() {
+  if (Prepared || Preparing)
+    return;
+  Preparing = true;
+  collect();
+  for (int Round = 0; Round < 4; ++Round) {
+    unsigned Stamp = GrowthStamp;
+    Results.clear();
+    for (const FunctionDecl *FD : UserFunctions)
+      analyze(FD);
+    // Globals initialized from a rank source (static int r = get_rank()).
+    for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
+      if (auto *VD = dyn_cast<VarDecl>(D))
+        if (E.isUserCode(VD) && VD->getInit() && !GlobalVary.count(VD)) {
+          FunctionResult Scratch;
+          UniformityAnalysis U(E, nullptr, Scratch);
+          Taint T = U.eval(VD->getInit(), {});
+          if (T.Vary) {
+            GlobalVary[VD] = T;
+            ++GrowthStamp;
+          }
+        }
+    if (Stamp == GrowthStamp)
+      break;
+  }
+  Preparing = false;
+  Prepared = true;
+}
+
+FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  auto It = Results.find(FD);
+  if (It != Results.end())
+    return It->second.get(); // Done, or in progress (recursion cut).
+  auto &Slot = Results[FD];
+  Slot = std::make_unique<FunctionResult>();
+  FunctionResult *R = Slot.get();
+  if (!E.isUserCode(FD))
+    return R;
+  R->Facts = FunctionFacts::build(FD, E.Ctx);
+  if (!R->Facts)
+    return R;
+  computeDoomed(FD, *R);
+  UniformityAnalysis U(E, FD, *R);
+  U.run();
+  const CFGBlock *ExitBlock = &R->Facts->cfg().getExit();
+  for (const CFGBlock *B : R->Facts->reversePostOrder())
+    if (throwLeavesFunction(B, ExitBlock))
+      R->ThrowTaint.addControl(U.controlTaint(B, true));
+
+  FunctionSummary &Sum = R->Summary;
+  if (R->ReturnTaint.Vary)
+    Sum.ReturnVaries = R->ReturnTaint.Origin;
+  for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
+    if (R->ReturnTaint.Params & (uint64_t(1) << I))
+      Sum.ParamsToReturn.push_back(I);
+  // Out-parameters written with rank-varying values.
+  const CFGBlock &Exit = R->Facts->cfg().getExit();
+  VarState AtExit = R->In.lookup(&Exit);
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *PD = FD->getParamDecl(I);
+    QualType T = PD->getType();
+    if (!T->isPointerType() && !T->isReferenceType())
+      continue;
+    auto A = AtExit.find(PD);
+    if (A != AtExit.end() && A->second.Vary)
+      Sum.VaryingOutParams.push_back({I, A->second.Origin});
+  }
+  // No-return: the exit is unreachable from the entry except through
+  // fail-stop blocks.
+  R->Done = true;
+  return R;
+}
+
+bool AnalysisManager::neverReturns(const FunctionDecl *FD) {
+  if (!FD || FD->isMain())
+    return false;
+  if (FD->isNoReturn() || E.Api.has(FD, Role::FailStop))
+    return true;
+  if (!FD->hasBody() || !E.isUserCode(FD))
+    return false;
+  FunctionResult *R = analyze(FD);
+  if (!R || !R->Facts)
+    return false;
+  computeDoomed(FD, *R);
+  if (R->DoomedState != FunctionResult::DoomedDone)
+    return false; // Recursion: assume it returns.
+  return R->Doomed.count(&R->Facts->cfg().getEntry()) > 0;
+}
+
+bool AnalysisManager::failStopCall(const CallExpr *Call) {
+  return neverReturns(E.resolveCallee(Call));
+}
+
+void AnalysisManager::computeDoomed(const FunctionDecl *FD, FunctionResult &R) {
+  if (R.DoomedState != FunctionResult::DoomedNotStarted || !R.Facts)
+    return;
+  R.DoomedState = FunctionResult::DoomedInProgress;
+  (void)FD;
+  R.Doomed = doomedBlocks(
+      R.Facts->cfg(), [&](const CallExpr *Call) { return failStopCall(Call); });
+  R.DoomedState = FunctionResult::DoomedDone;
+}
+
+} // namespace distlint

@@ -1,0 +1,281 @@
+//===- AstHelpers.cpp -----------------------------------------------------===//
+#include "engine/ast/AstHelpers.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace distlint {
+
+namespace {
+bool isMoveOrForward(const CallExpr *Call) {
+  if (Call->getNumArgs() != 1)
+    return false;
+  unsigned Builtin = Call->getBuiltinCallee();
+  return Builtin == Builtin::BImove || Builtin == Builtin::BIforward ||
+         Builtin == Builtin::BIas_const;
+}
+
+/// `operator->` of a class, if it has one (smart pointers, iterators).
+const CXXMethodDecl *arrowOperator(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getOverloadedOperator() == OO_Arrow)
+      return M;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const CXXMethodDecl *M =
+            arrowOperator(B.getType()->getAsCXXRecordDecl()))
+      return M;
+  return nullptr;
+}
+
+/// `p.get()`: a no-argument method of a smart pointer returning what its
+/// operator-> returns.
+bool isSmartPointerGet(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!MD || MC->getNumArgs() != 0 || MD->isOverloadedOperator())
+    return false;
+  const CXXMethodDecl *Arrow = arrowOperator(MD->getParent());
+  return Arrow && Arrow->getReturnType().getCanonicalType() ==
+                      MD->getReturnType().getCanonicalType();
+}
+} // namespace
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
+      Next = C->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = F->getSubExpr();
+    else if (const auto *N = dyn_cast<CXXNamedCastExpr>(Next))
+      Next = N->getSubExpr();
+    else if (const auto *S = dyn_cast<CStyleCastExpr>(Next))
+      Next = S->getSubExpr();
+    else if (const auto *K = dyn_cast<CXXConstructExpr>(Next);
+             K && K->getNumArgs() == 1 &&
+             (K->getConstructor()->isCopyOrMoveConstructor() ||
+              K->getConstructor()->isConvertingConstructor(false)))
+      Next = K->getArg(0);
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+/// The variable an lvalue / address expression designates: `x`, `&x`,
+/// `x[i]`, `*p` (p), `x.f` (x).
+const VarDecl *baseVar(const Expr *E) {
+  E = strip(E);
+  while (E) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DR->getDecl());
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      E = strip(U->getSubExpr());
+      continue;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = strip(A->getBase());
+      continue;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      E = strip(M->getBase());
+      continue;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      E = strip(MC->getImplicitObjectArgument());
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getNumArgs() >= 1 &&
+        (Op->getOperator() == OO_Star || Op->getOperator() == OO_Subscript ||
+         Op->getOperator() == OO_Arrow)) {
+      E = strip(Op->getArg(0));
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void collectVarRefs(const Stmt *S,
+                    llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.push_back(VD);
+  for (const Stmt *C : S->children())
+    collectVarRefs(C, Out);
+}
+
+bool isTensorType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *RD = T->getAsCXXRecordDecl()) {
+    std::string N = RD->getNameAsString();
+    return N == "Tensor" || N == "TensorBase";
+  }
+  return false;
+}
+
+/// A tensor or a container of tensors (vector, ArrayRef, optional...).
+bool isTensorLike(QualType T) {
+  if (isTensorType(T))
+    return true;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl())) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    return Args.size() > 0 && Args[0].getKind() == TemplateArgument::Type &&
+           isTensorType(Args[0].getAsType());
+  }
+  return false;
+}
+
+/// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
+bool isSizeArrayType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl())) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Spec->getName().contains("ArrayRef") && Args.size() > 0 &&
+        Args[0].getKind() == TemplateArgument::Type)
+      return Args[0].getAsType()->isIntegerType() ||
+             Args[0].getAsType().getAsString().find("SymInt") !=
+                 std::string::npos;
+  }
+  return false;
+}
+
+bool isPointerLike(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isPointerType())
+    return true;
+  return arrowOperator(T->getAsCXXRecordDecl()) != nullptr;
+}
+
+const Expr *stripValue(const Expr *E) {
+  for (int Depth = 0; E && Depth < 32; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
+      E = C->getSubExpr();
+      continue;
+    }
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = B->getSubExpr();
+      continue;
+    }
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
+        F && isa<CXXConstructExpr>(F->getSubExpr())) {
+      E = F->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (CE->getNumArgs() >= 1 && Ctor &&
+          (Ctor->isCopyOrMoveConstructor() ||
+           // Converting copies between smart pointers (intrusive_ptr<D> ->
+           // intrusive_ptr<B>) still share the object.
+           (isPointerLike(CE->getType()) &&
+            isPointerLike(CE->getArg(0)->getType()) &&
+            (CE->getNumArgs() == 1 ||
+             isa<CXXDefaultArgExpr>(CE->getArg(1)))))) {
+        E = CE->getArg(0);
+        continue;
+      }
+      return E;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && isMoveOrForward(Call)) {
+      E = Call->getArg(0);
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+const VarDecl *designatedVar(const Expr *E) {
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    E = stripValue(E);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DR->getDecl());
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() != UO_Deref && U->getOpcode() != UO_AddrOf)
+        return nullptr;
+      E = U->getSubExpr();
+      continue;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+      OverloadedOperatorKind K = OC->getOperator();
+      if ((K == OO_Star || K == OO_Arrow) && OC->getNumArgs() == 1) {
+        E = OC->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (!isSmartPointerGet(MC))
+        return nullptr;
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool isLoopStmt(const Stmt *S) {
+  return S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+const FunctionDecl *owningFunction(const Decl *D) {
+  const DeclContext *DC = D->getDeclContext();
+  while (DC && !isa<FunctionDecl>(DC))
+    DC = DC->getParent();
+  return dyn_cast_or_null<FunctionDecl>(DC);
+}
+
+std::string sourceText(const Expr *E, ASTContext &Ctx) {
+  if (!E)
+    return "";
+  E = strip(E);
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = SM.getExpansionRange(E->getSourceRange());
+  std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  std::string Out;
+  for (char C : Text)
+    if (!isspace(static_cast<unsigned char>(C)))
+      Out += C;
+  llvm::StringRef R(Out);
+  R.consume_front("this->");
+  R.consume_front("*");
+  return R.str();
+}
+
+const char *shortName(const char *Qualified) {
+  llvm::StringRef N(Qualified);
+  size_t Pos = N.rfind("::");
+  return Pos == llvm::StringRef::npos ? Qualified : Qualified + Pos + 2;
+}
+
+} // namespace distlint

@@ -1,0 +1,64 @@
+//===- AstHelpers.h - The engine's small AST questions ---------*- C++ -*-===//
+//
+// One definition of each syntactic helper the engine and its facilities
+// share: looking through wrappers, which variable an expression names,
+// tensor-like types, loop statements, the source text of an expression.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+
+namespace distlint {
+
+/// Looks through parentheses, implicit and explicit casts, temporaries,
+/// full-expression cleanups and single-argument copy / converting
+/// constructions.
+const clang::Expr *strip(const clang::Expr *E);
+
+/// Looks through parentheses, implicit casts, temporaries, full-expression
+/// cleanups, copy/move constructions and std::move / std::forward.
+const clang::Expr *stripValue(const clang::Expr *E);
+
+/// The variable whose storage an lvalue / address expression lies in: `x`,
+/// `&x`, `x[i]`, `*p` (p), `x.f` (x), `x.method()` (x).
+const clang::VarDecl *baseVar(const clang::Expr *E);
+
+/// The variable holding the object E designates: `x`, `*x`, `x->`,
+/// `x.get()`, `&x`, `std::move(x)`, a copy of the smart pointer `x`.
+const clang::VarDecl *designatedVar(const clang::Expr *E);
+
+/// Is E a pointer-like handle (raw pointer, or a class with operator->)?
+bool isPointerLike(clang::QualType T);
+
+/// Every variable referenced inside S, in traversal order (repeats kept).
+void collectVarRefs(const clang::Stmt *S,
+                    llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
+
+/// A class named Tensor or TensorBase (at::Tensor and look-alikes).
+bool isTensorType(clang::QualType T);
+/// A tensor or a container of tensors (vector, ArrayRef, optional...).
+bool isTensorLike(clang::QualType T);
+/// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
+bool isSizeArrayType(clang::QualType T);
+
+/// for / while / do / range-for.
+bool isLoopStmt(const clang::Stmt *S);
+
+/// The function whose body declares D (null for globals and members).
+const clang::FunctionDecl *owningFunction(const clang::Decl *D);
+
+/// Source text of E without whitespace, `this->` and a leading `*`, for
+/// comparing expressions by spelling.
+std::string sourceText(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// "c10d::ProcessGroup::allreduce" -> "allreduce".
+const char *shortName(const char *Qualified);
+
+} // namespace distlint

@@ -1,0 +1,30 @@
+//===- FailStop.h - Paths that end the whole job ---------------*- C++ -*-===//
+//
+// A fail-stop path ends every rank's job (exit, abort, MPI_Abort, a throw
+// nobody catches): divergence on it cannot hang the others, so analyses
+// ignore the branches whose other arms only end the job.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace distlint {
+
+/// Does B end in a throw that leaves the function (no enclosing try)? The
+/// CFG lists the throw as B's last element, with the exit as successor (or
+/// as the terminator, depending on the build options).
+bool throwLeavesFunction(const clang::CFGBlock *B, const clang::CFGBlock *Exit);
+
+/// Blocks from which every path ends the job: blocks that stop it
+/// themselves (a no-return element, a call FailStopCall accepts, a throw
+/// that leaves the function) and blocks whose successors all are doomed.
+/// Least fixpoint, so an endless loop is not doomed.
+llvm::SmallPtrSet<const clang::CFGBlock *, 8>
+doomedBlocks(const clang::CFG &G,
+             llvm::function_ref<bool(const clang::CallExpr *)> FailStopCall);
+
+} // namespace distlint

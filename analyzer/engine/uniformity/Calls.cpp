@@ -1,0 +1,459 @@
+//===- Calls.cpp - Calls: API roles, user summaries, library code
+//----------===//
+#include "engine/uniformity/UniformityAnalysis.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace distlint {
+
+using api::Role;
+
+Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
+  const FunctionDecl *Callee = E.resolveCallee(Call);
+  const Expr *Receiver = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Receiver = MC->getImplicitObjectArgument();
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+           OC && isa_and_nonnull<CXXMethodDecl>(Callee) && OC->getNumArgs())
+    Receiver = OC->getArg(0);
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  if (isa<CXXOperatorCallExpr>(Call) && Receiver)
+    Args = Args.drop_front();
+
+  SourceLocation Loc = Call->getBeginLoc();
+  for (const api::ApiEntry *Row : E.api().lookup(Callee)) {
+    switch (Row->TheRole) {
+    case Role::RankSource:
+      if (Row->Args.Out < 0) {
+        Taint T = Taint::varying(VaryKind::Rank, Loc, "rank");
+        T.Range = IntRange{{0, 0}, {1, -1}};
+        return T;
+      }
+      return {};
+    case Role::WorldSizeSource:
+      if (Row->Args.Out < 0) {
+        Taint T;
+        T.Range = IntRange{{1, 0}, {1, 0}};
+        return T;
+      }
+      return {};
+    case Role::LocalDataSource: {
+      Taint T = Taint::varying(VaryKind::LocalData, Loc,
+                               "rank-local value (clock, random number, file "
+                               "system or local data)");
+      // Random tensors: their values differ, their shape is what was asked.
+      if (isTensorType(Call->getType()))
+        T.ContentOnly = !resultShapeVaries(Call, Callee, Receiver, Args, S);
+      return T;
+    }
+    case Role::TensorRead: {
+      Taint Obj = Receiver ? eval(Receiver, S)
+                           : (Args.empty() ? Taint() : eval(Args[0], S));
+      if (Obj.UniformContent && !Obj.Vary) {
+        Taint T;
+        T.UniformContent = true;
+        return T;
+      }
+      if (Obj.Vary)
+        return Obj;
+      Taint T =
+          Taint::varying(VaryKind::LocalData, Loc, "rank-local tensor value");
+      T.Params = Obj.Params;
+      return T;
+    }
+    case Role::EnvRead: {
+      int Idx = Row->Args.Count >= 0 ? Row->Args.Count : 0;
+      if (Idx < (int)Args.size())
+        if (const auto *SL = dyn_cast<StringLiteral>(strip(Args[Idx]))) {
+          std::string Name = SL->getString().str();
+          // The launcher sets its rank and size variables on every rank:
+          // the pointer is not null, parsing it gives the rank / size.
+          if (api::envVariable(Name, Role::RankSource)) {
+            Taint T =
+                Taint::varying(VaryKind::Rank, Loc,
+                               "rank (environment variable " + Name + ")");
+            T.Range = IntRange{{0, 0}, {1, -1}};
+            T.NonNull = true;
+            return T;
+          }
+          if (api::envVariable(Name, Role::WorldSizeSource)) {
+            Taint T;
+            T.Range = IntRange{{1, 0}, {1, 0}};
+            T.NonNull = true;
+            return T;
+          }
+          return {}; // Launchers give every rank the same environment.
+        }
+      // A variable name computed elsewhere: the value carries its taint.
+      if (Idx < (int)Args.size()) {
+        Taint T = eval(Args[Idx], S);
+        if (T.LauncherVar == 1) {
+          T.Range = IntRange{{0, 0}, {1, -1}};
+          T.NonNull = true;
+          T.LauncherVar = 0;
+          T.UniformContent = false;
+          return T;
+        }
+        if (T.LauncherVar == 2 && !T.depends()) {
+          Taint W;
+          W.Range = IntRange{{1, 0}, {1, 0}};
+          W.NonNull = true;
+          return W;
+        }
+        T.Range.reset();
+        T.UniformContent = false;
+        return T;
+      }
+      return {};
+    }
+    case Role::Parse: {
+      int Idx = Row->Args.Send >= 0 ? Row->Args.Send : 0;
+      if (Idx < (int)Args.size())
+        return eval(Args[Idx], S);
+      return {};
+    }
+    case Role::Collective:
+    case Role::UniformValue: {
+      Taint T;
+      T.UniformContent = true;
+      return T;
+    }
+    case Role::ShapeQuery: {
+      Taint T = Receiver ? eval(Receiver, S) : Taint();
+      if (T.Vary && T.ContentOnly)
+        T = Taint();
+      for (const Expr *A : Args)
+        T.join(eval(A, S));
+      T.Range.reset();
+      T.UniformContent = false;
+      return T;
+    }
+    default:
+      break;
+    }
+  }
+
+  if (Callee && Callee->hasBody() && E.isUserCode(Callee)) {
+    const FunctionDecl *Def = Callee->getDefinition();
+    FunctionResult *CR = P.analyze(Def ? Def : Callee);
+    if (CR && !CR->Summary.ParamsToReturn.empty())
+      if (auto Special = specializedReturn(Def ? Def : Callee, Args, S))
+        return *Special;
+    Taint T;
+    if (CR) {
+      if (CR->Summary.ReturnVaries) {
+        T.Vary = true;
+        T.Origin = *CR->Summary.ReturnVaries;
+      }
+      T.UniformContent = CR->ReturnTaint.UniformContent;
+      if (CR->ReturnTaint.Range && !CR->ReturnTaint.Params)
+        T.Range = CR->ReturnTaint.Range;
+      for (unsigned I : CR->Summary.ParamsToReturn)
+        if (I < Args.size())
+          T.join(eval(Args[I], S));
+      if (Receiver && !isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts())) {
+        Taint O = eval(Receiver, S);
+        if (O.Vary && !T.Vary) {
+          T.Vary = true;
+          T.Origin = O.Origin;
+        }
+      }
+    }
+    return T;
+  }
+
+  // Unknown (library) function: the result depends on what it reads.
+  Taint T;
+  T.UniformContent = true;
+  bool TensorInput = false;
+  bool MethodOnNonTensor = false;
+  if (Receiver) {
+    Taint O = eval(Receiver, S);
+    T.join(O);
+    if (isTensorType(Receiver->getType()))
+      TensorInput = true;
+    else if (!O.UniformContent || !isa<CXXOperatorCallExpr>(Call))
+      MethodOnNonTensor = true;
+  }
+  for (const Expr *A : Args) {
+    if (isa<LambdaExpr>(strip(A)))
+      continue;
+    Taint AT = eval(A, S);
+    if (isTensorType(A->getType()))
+      TensorInput = true;
+    else
+      AT.UniformContent = true;
+    T.join(AT);
+  }
+  (void)TensorInput;
+  if (MethodOnNonTensor && isTensorType(Call->getType()))
+    T.UniformContent = false;
+  T.Range.reset();
+  // A scalar computed from the contents varies with them; an object (a
+  // tensor, a dataset, a loader) has the shape of what it was built from.
+  QualType RT = Call->getType();
+  T.ContentOnly = T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
+                  !resultShapeVaries(Call, Callee, Receiver, Args, S);
+  return T;
+}
+
+bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
+                                           const FunctionDecl *Callee,
+                                           const Expr *Receiver,
+                                           llvm::ArrayRef<const Expr *> Args,
+                                           const VarState &S) {
+  auto ShapeVaries = [&](const Expr *A) {
+    Taint T = eval(A, S);
+    return T.Vary && !T.ContentOnly;
+  };
+  if (Receiver && ShapeVaries(Receiver))
+    return true;
+  bool IsOperator = isa<CXXOperatorCallExpr>(Call);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = Args[I];
+    if (isa<LambdaExpr>(strip(A)))
+      continue;
+    // Tensors and other objects that hold data (a dataset, a vector) pass
+    // their shape on; small value types (a device, options) do not.
+    QualType AT = A->getType().getNonReferenceType();
+    if (isTensorLike(AT)) {
+      if (ShapeVaries(A))
+        return true;
+      continue;
+    }
+    if (IsOperator || !Callee)
+      continue; // `t + rank`, `t[rank]`: values, not shapes.
+    bool Size = I < Callee->getNumParams() &&
+                isSizeArrayType(Callee->getParamDecl(I)->getType());
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->TheRole == Role::SizeArgument && Row->Args.Count == (int)I)
+        Size = true;
+    if (Size) {
+      if (eval(A, S).Vary)
+        return true;
+      continue;
+    }
+    if (AT->isRecordType()) {
+      // A number converted to a value type (c10::Scalar) is a value.
+      const Expr *Inner = A->IgnoreImplicit();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
+          CE && CE->getNumArgs() == 1 &&
+          CE->getArg(0)->getType()->isArithmeticType())
+        continue;
+      if (!AT.isTriviallyCopyableType(E.context()) && ShapeVaries(A))
+        return true;
+      continue;
+    }
+  }
+  return false;
+}
+
+void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
+                                     const Taint &Ctl) {
+  const FunctionDecl *Callee = E.resolveCallee(Call);
+  const Expr *Receiver = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Receiver = MC->getImplicitObjectArgument();
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  if (isa<CXXOperatorCallExpr>(Call) &&
+      isa_and_nonnull<CXXMethodDecl>(Callee) && !Args.empty()) {
+    Receiver = Args.front();
+    Args = Args.drop_front();
+  }
+  auto ArgAt = [&](int I) -> const Expr * {
+    return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
+  };
+
+  bool Known = false;
+  for (const api::ApiEntry *Row : E.api().lookup(Callee)) {
+    Known = true;
+    const Expr *Out = ArgAt(Row->Args.Out);
+    switch (Row->TheRole) {
+    case Role::RankSource:
+      if (Out) {
+        Taint T = Taint::varying(VaryKind::Rank, Call->getBeginLoc(), "rank");
+        T.Range = IntRange{{0, 0}, {1, -1}};
+        T.addControl(Ctl);
+        assignLValue(Out, T, S, true);
+      }
+      break;
+    case Role::WorldSizeSource:
+      if (Out) {
+        Taint T;
+        T.Range = IntRange{{1, 0}, {1, 0}};
+        T.addControl(Ctl);
+        assignLValue(Out, T, S, true);
+      }
+      break;
+    case Role::LocalDataSource:
+      if (Out) {
+        Taint T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
+                                 Row->Detail && *Row->Detail
+                                     ? std::string("rank-local value (") +
+                                           Row->Detail + ")"
+                                     : "rank-local value");
+        assignLValue(Out, T, S, true);
+      }
+      break;
+    case Role::CommSplit:
+      if (Out)
+        if (const VarDecl *VD = baseVar(Out))
+          if (P.SubComms.insert(VD).second)
+            ++P.GrowthStamp;
+      break;
+    case Role::Collective: {
+      // In-place / receive buffers hold the same value on every rank now.
+      const Expr *Recv = ArgAt(Row->Args.Recv);
+      if (!Recv)
+        break;
+      llvm::SmallVector<const VarDecl *, 4> Vars;
+      collectVarRefs(Recv, Vars);
+      for (size_t I = 0; I < Vars.size(); ++I) {
+        auto A = P.Aliases.find(Vars[I]);
+        if (A != P.Aliases.end())
+          for (const VarDecl *V : A->second)
+            if (!llvm::is_contained(Vars, V))
+              Vars.push_back(V);
+      }
+      for (const VarDecl *VD : Vars) {
+        if (!VD->hasLocalStorage())
+          continue;
+        Taint T;
+        T.UniformContent = true;
+        S[VD] = T;
+      }
+      break;
+    }
+    case Role::HostWaitOnDevice: {
+      // Synchronous copies: the destination gets the source's contents.
+      const Expr *Dst = ArgAt(Row->Args.Recv), *Src = ArgAt(Row->Args.Send);
+      if (!Dst || !Src)
+        break;
+      const VarDecl *SrcVar = baseVar(Src);
+      Taint T;
+      if (SrcVar) {
+        Taint ST = varTaint(SrcVar, S);
+        if (ST.UniformContent && !ST.Vary) {
+          T.UniformContent = true;
+        } else {
+          T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
+                             "rank-local device data copied to the host");
+          if (ST.Vary)
+            T.Origin = ST.Origin;
+        }
+      }
+      T.addControl(Ctl);
+      if (const VarDecl *DV = baseVar(Dst)) {
+        if (T.Vary && !Ctl.Vary)
+          T.ContentOnly =
+              !DV->getType()->isScalarType() || !isa<UnaryOperator>(strip(Dst));
+        assignVar(DV, T, S, true);
+      }
+      break;
+    }
+    default:
+      break;
+    }
+  }
+
+  if (Callee && Callee->hasBody() && E.isUserCode(Callee)) {
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (FunctionResult *CR = P.analyze(Def ? Def : Callee)) {
+      for (auto &[Idx, Origin] : CR->Summary.VaryingOutParams)
+        if (const Expr *A = ArgAt(Idx)) {
+          Taint T;
+          T.Vary = true;
+          T.Origin = Origin;
+          assignLValue(A, T, S, false);
+        }
+      for (auto &[Field, Mask] : CR->ParamToField) {
+        Taint Joined;
+        for (unsigned I = 0; I < Args.size() && I < 64; ++I)
+          if (Mask & (uint64_t(1) << I))
+            Joined.join(eval(Args[I], S));
+        Joined.addControl(Ctl);
+        noteFieldWrite(Field, Joined);
+      }
+    }
+    return;
+  }
+
+  // A library method that mutates a local object (push_back, insert...):
+  // the object now holds what was passed in.
+  if (!Known && Receiver) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    if (MD && !MD->isConst() && !isa<CXXOperatorCallExpr>(Call)) {
+      if (const VarDecl *Obj = baseVar(Receiver); Obj && isLocal(Obj)) {
+        Taint T;
+        T.UniformContent = true;
+        bool AnyArg = false;
+        for (const Expr *A : Args) {
+          if (isa<LambdaExpr>(strip(A)))
+            continue;
+          AnyArg = true;
+          Taint AT = eval(A, S);
+          if (AT.Vary)
+            AT.ContentOnly = true; // Holds the value; its length is uniform.
+          if (!isTensorType(A->getType()))
+            AT.UniformContent = true;
+          T.join(AT);
+          llvm::SmallVector<const VarDecl *, 2> Refs;
+          collectVarRefs(A, Refs);
+          for (const VarDecl *V : Refs)
+            if (isTensorType(V->getType()))
+              P.Aliases[Obj].push_back(V);
+        }
+        if (AnyArg) {
+          T.Range.reset();
+          T.addControl(Ctl);
+          assignVar(Obj, T, S, false);
+        }
+      }
+    }
+  }
+}
+
+std::optional<Taint>
+UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
+                                      llvm::ArrayRef<const Expr *> Args,
+                                      const VarState &S) {
+  std::vector<Taint> Bound;
+  std::string Key;
+  bool Named = false;
+  for (const Expr *A : Args) {
+    Bound.push_back(eval(A, S));
+    Named = Named || Bound.back().LauncherVar;
+    // The same spelling can carry another value elsewhere (a variable
+    // holding a name): the key includes what the analysis knows of it.
+    Key += sourceText(A, E.context()) + "\x1f" +
+           std::to_string(Bound.back().LauncherVar) +
+           (Bound.back().Vary ? "v" : "u") + "\x1f";
+  }
+  if (!Named || P.SpecializationDepth > 2 ||
+      Callee->getNumParams() != Args.size())
+    return std::nullopt;
+  auto It = P.Specialized.find({Callee, Key});
+  if (It != P.Specialized.end())
+    return It->second;
+  FunctionResult Scratch;
+  Scratch.Facts = FunctionFacts::build(Callee, E.context());
+  if (!Scratch.Facts || Scratch.Facts->cfg().size() > 64)
+    return std::nullopt; // Too big to re-analyze per call: the summary.
+  P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
+  P.computeDoomed(Callee, Scratch);
+  ++P.SpecializationDepth;
+  UniformityAnalysis U(E, Callee, Scratch);
+  U.bindArguments(&Bound);
+  U.run();
+  --P.SpecializationDepth;
+  Taint Ret = Scratch.ReturnTaint;
+  Ret.Params = 0;
+  P.Specialized[{Callee, Key}] = Ret;
+  return Ret;
+}
+
+} // namespace distlint

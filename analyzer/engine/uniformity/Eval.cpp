@@ -1,0 +1,317 @@
+//===- Eval.cpp - Abstract value of an expression
+//---------------------------===//
+#include "engine/uniformity/UniformityAnalysis.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace distlint {
+
+using api::Role;
+
+Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
+  auto It = S.find(VD);
+  if (It != S.end())
+    return It->second;
+  if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
+    auto G = P.GlobalVary.find(VD);
+    if (G != P.GlobalVary.end())
+      return G->second;
+    if (VD->isConstexpr() || VD->getType().isConstQualified())
+      if (const Expr *Init = VD->getInit())
+        if (auto V = Init->getIntegerConstantExpr(E.context()))
+          return Taint::constant(V->getExtValue());
+    return {};
+  }
+  if (BoundArgs)
+    if (const auto *PD = dyn_cast<ParmVarDecl>(VD))
+      if (owningFunction(PD) == FD &&
+          PD->getFunctionScopeIndex() < BoundArgs->size())
+        return (*BoundArgs)[PD->getFunctionScopeIndex()];
+  const FunctionDecl *Owner = owningFunction(VD);
+  if (Owner && Owner != FD) {
+    // Captured by a lambda: the variable's taint anywhere in its function.
+    if (FunctionResult *OR = P.analyze(Owner)) {
+      auto A = OR->AllPoints.find(VD);
+      if (A != OR->AllPoints.end()) {
+        Taint T = A->second;
+        T.Params = 0;
+        return T;
+      }
+    }
+    return {};
+  }
+  return P.initialTaint(VD, FD);
+}
+
+Taint UniformityAnalysis::evalCompare(BinaryOperatorKind Op, const Taint &L,
+                                      const Taint &Rt) {
+  Taint T = L;
+  T.join(Rt);
+  T.UniformContent = false;
+  if (L.Range && Rt.Range) {
+    // Decide the comparison for every rank and every world size >= 1.
+    auto Lt = [&](const IntRange &A, const IntRange &B) {
+      return alwaysNegative(sub(A.Hi, B.Lo));
+    };
+    auto Le = [&](const IntRange &A, const IntRange &B) {
+      LinearBound D = sub(A.Hi, B.Lo);
+      return D.W <= 0 && D.W + D.C <= 0;
+    };
+    const IntRange &A = *L.Range, &B = *Rt.Range;
+    std::optional<bool> Known;
+    switch (Op) {
+    case BO_LT:
+      Known = Lt(A, B)   ? std::optional<bool>(true)
+              : Le(B, A) ? std::optional<bool>(false)
+                         : std::nullopt;
+      break;
+    case BO_LE:
+      Known = Le(A, B)   ? std::optional<bool>(true)
+              : Lt(B, A) ? std::optional<bool>(false)
+                         : std::nullopt;
+      break;
+    case BO_GT:
+      Known = Lt(B, A)   ? std::optional<bool>(true)
+              : Le(A, B) ? std::optional<bool>(false)
+                         : std::nullopt;
+      break;
+    case BO_GE:
+      Known = Le(B, A)   ? std::optional<bool>(true)
+              : Lt(A, B) ? std::optional<bool>(false)
+                         : std::nullopt;
+      break;
+    case BO_EQ:
+    case BO_NE:
+      if (Lt(A, B) || Lt(B, A))
+        Known = Op == BO_NE;
+      else if (A.Lo == A.Hi && B.Lo == B.Hi && A.Lo == B.Lo)
+        Known = Op == BO_EQ;
+      break;
+    default:
+      break;
+    }
+    if (Known) {
+      Taint C = Taint::constant(*Known ? 1 : 0);
+      C.Params = T.Params & 0; // Decided regardless of its inputs.
+      return C;
+    }
+  }
+  T.Range = IntRange{{0, 0}, {0, 1}};
+  return T;
+}
+
+Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
+  if (!X)
+    return {};
+  X = X->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(X)) {
+    Taint T = eval(Cast->getSubExpr(), S);
+    if (Cast->getCastKind() == CK_PointerToBoolean && T.NonNull)
+      return Taint::constant(1);
+    if (Cast->getCastKind() == CK_IntegralToBoolean ||
+        Cast->getCastKind() == CK_PointerToBoolean)
+      T.Range.reset();
+    return T;
+  }
+  if (const auto *IL = dyn_cast<IntegerLiteral>(X))
+    return Taint::constant(IL->getValue().getSExtValue());
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(X))
+    return Taint::constant(BL->getValue());
+  if (const auto *CL = dyn_cast<CharacterLiteral>(X))
+    return Taint::constant(CL->getValue());
+  if (const auto *SL = dyn_cast<StringLiteral>(X)) {
+    // The name of a rank environment variable carries the rank to whatever
+    // reads the environment with it (getenv(name) in a helper).
+    if (SL->getCharByteWidth() == 1 &&
+        api::envVariable(SL->getString(), Role::RankSource)) {
+      Taint T = Taint::varying(VaryKind::Rank, SL->getBeginLoc(),
+                               "rank (environment variable " +
+                                   SL->getString().str() + ")");
+      T.LauncherVar = 1;
+      return T;
+    }
+    Taint T;
+    T.UniformContent = true;
+    if (SL->getCharByteWidth() == 1 &&
+        api::envVariable(SL->getString(), Role::WorldSizeSource))
+      T.LauncherVar = 2;
+    return T;
+  }
+  if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, LambdaExpr,
+          CXXThisExpr, UnaryExprOrTypeTraitExpr, TypeTraitExpr,
+          CXXDefaultArgExpr>(X)) {
+    Taint T;
+    T.UniformContent = true;
+    return T;
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      return varTaint(VD, S);
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
+      return Taint::constant(EC->getInitVal().getSExtValue());
+    return {};
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(X)) {
+    Taint T;
+    if (!isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+      T = eval(M->getBase(), S);
+    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
+      auto It = P.FieldVary.find(F);
+      if (It != P.FieldVary.end()) {
+        Taint FT = It->second;
+        FT.Params = 0;
+        T.join(FT);
+      }
+      // The field's range over every write in the TU, if all agree.
+      T.Range.reset();
+      auto FR = P.FieldRange.find(F);
+      if (FR != P.FieldRange.end() && FR->second && E.isUserCode(F))
+        T.Range = FR->second;
+    }
+    return T;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(X)) {
+    Taint T = eval(U->getSubExpr(), S);
+    switch (U->getOpcode()) {
+    case UO_Minus:
+      if (T.Range)
+        T.Range = IntRange{{-T.Range->Hi.W, -T.Range->Hi.C},
+                           {-T.Range->Lo.W, -T.Range->Lo.C}};
+      break;
+    case UO_Plus:
+    case UO_AddrOf:
+      if (U->getOpcode() != UO_Plus)
+        T.Range.reset();
+      break;
+    case UO_Deref:
+      T.Range.reset();
+      // A number read through a pointer is contents; an object keeps the
+      // shape it had.
+      if (U->getType()->isArithmeticType() || U->getType()->isEnumeralType())
+        T.ContentOnly = false;
+      break;
+    case UO_LNot:
+      if (T.Range && T.Range->Lo == T.Range->Hi && T.Range->Lo.W == 0)
+        T.Range = IntRange{{0, T.Range->Lo.C == 0}, {0, T.Range->Lo.C == 0}};
+      else if (T.Range && (alwaysNegative(sub({0, 0}, T.Range->Lo)) ||
+                           alwaysNegative(T.Range->Hi)))
+        T.Range = IntRange{{0, 0}, {0, 0}}; // never zero
+      else
+        T.Range = IntRange{{0, 0}, {0, 1}};
+      break;
+    default:
+      T.Range.reset();
+    }
+    return T;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(X)) {
+    if (B->isAssignmentOp() || B->getOpcode() == BO_Comma)
+      return eval(B->getRHS(), S);
+    Taint L = eval(B->getLHS(), S), Rt = eval(B->getRHS(), S);
+    if (B->isComparisonOp())
+      return evalCompare(B->getOpcode(), L, Rt);
+    Taint T = L;
+    T.join(Rt);
+    std::optional<IntRange> LR = L.Range, RR = Rt.Range;
+    T.Range.reset();
+    if (LR && RR) {
+      switch (B->getOpcode()) {
+      case BO_Add:
+        T.Range = IntRange{{LR->Lo.W + RR->Lo.W, LR->Lo.C + RR->Lo.C},
+                           {LR->Hi.W + RR->Hi.W, LR->Hi.C + RR->Hi.C}};
+        break;
+      case BO_Sub:
+        T.Range = IntRange{{LR->Lo.W - RR->Hi.W, LR->Lo.C - RR->Hi.C},
+                           {LR->Hi.W - RR->Lo.W, LR->Hi.C - RR->Lo.C}};
+        break;
+      case BO_Rem:
+        if (RR->Lo == RR->Hi && RR->Lo.W == 0 && RR->Lo.C > 0 &&
+            LR->Lo.W >= 0 && LR->Lo.C >= 0)
+          T.Range = IntRange{{0, 0}, {0, RR->Lo.C - 1}};
+        break;
+      case BO_LAnd:
+      case BO_LOr:
+        T.Range = IntRange{{0, 0}, {0, 1}};
+        break;
+      default:
+        break;
+      }
+    }
+    if (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr) {
+      // Decided by one side alone when it is constant.
+      auto Const = [](const Taint &V) -> std::optional<bool> {
+        if (V.Range && V.Range->Lo == V.Range->Hi && V.Range->Lo.W == 0)
+          return V.Range->Lo.C != 0;
+        return std::nullopt;
+      };
+      auto CL = Const(L), CR = Const(Rt);
+      bool IsAnd = B->getOpcode() == BO_LAnd;
+      if ((CL && *CL != IsAnd) || (CR && *CR != IsAnd))
+        return Taint::constant(IsAnd ? 0 : 1);
+      if (CL && CR)
+        return Taint::constant(IsAnd ? (*CL && *CR) : (*CL || *CR));
+      if (CL)
+        return Rt; // (true && x) == x
+      if (CR)
+        return L;
+    }
+    return T;
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(X)) {
+    Taint T = eval(C->getCond(), S);
+    // A condition decided on every rank picks one arm.
+    if (!T.depends() && T.Range && T.Range->Lo == T.Range->Hi &&
+        T.Range->Lo.W == 0)
+      return eval(T.Range->Lo.C ? C->getTrueExpr() : C->getFalseExpr(), S);
+    T.Range.reset();
+    Taint A = eval(C->getTrueExpr(), S), B = eval(C->getFalseExpr(), S);
+    A.join(B);
+    A.addControl(T);
+    return A;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(X))
+    return evalCall(Call, S);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
+    Taint T = eval(AS->getBase(), S);
+    T.join(eval(AS->getIdx(), S));
+    T.ContentOnly = false;
+    T.Range.reset();
+    return T;
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(X)) {
+    const CXXRecordDecl *RD = Ctor->getConstructor()->getParent();
+    if (E.api().findType(RD, Role::SamplerType)) {
+      // Distributed samplers pad shards to equal length: the loader's trip
+      // count is uniform (distlint-missing-set-epoch covers the rest).
+      Taint T;
+      return T;
+    }
+    Taint T;
+    T.UniformContent = true;
+    for (const Expr *A : Ctor->arguments())
+      T.join(eval(A, S));
+    if (Ctor->getNumArgs() == 0)
+      T.UniformContent = !isTensorType(Ctor->getType());
+    T.Range.reset();
+    return T;
+  }
+  // Everything else: the join of what it is made of.
+  Taint T;
+  T.UniformContent = true;
+  bool Any = false;
+  for (const Stmt *Child : X->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child)) {
+      T.join(eval(CE, S));
+      Any = true;
+    }
+  if (!Any)
+    T.UniformContent = !isTensorType(X->getType());
+  T.Range.reset();
+  return T;
+}
+
+} // namespace distlint

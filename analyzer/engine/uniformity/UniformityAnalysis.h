@@ -1,0 +1,85 @@
+//===- UniformityAnalysis.h - Which values differ between ranks -*- C++ -*-===//
+//
+// The forward rank-uniformity data-flow of one function: expression
+// evaluation (Eval.cpp), calls and their side effects (Calls.cpp), the
+// per-element transfer and the fixpoint (Transfer.cpp). Results go to the
+// function's FunctionResult; facts about fields, globals and
+// sub-communicators go to the AnalysisManager.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "engine/AnalysisManager.h"
+#include "engine/ast/AstHelpers.h"
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <vector>
+
+namespace distlint {
+
+class UniformityAnalysis {
+public:
+  UniformityAnalysis(Engine &E, const clang::FunctionDecl *FD,
+                     FunctionResult &R)
+      : E(E), P(*E.P), FD(FD), R(R) {}
+
+  Taint eval(const clang::Expr *X, const VarState &S);
+  void transfer(const clang::CFGElement &El, VarState &S, const Taint &Ctl);
+  /// Join of the branches B is control-dependent on. Fail-stop guards are
+  /// skipped unless asked for: code after `if (err) exit(1)` runs on every
+  /// rank that is still alive.
+  Taint controlTaint(const clang::CFGBlock *B, bool WithFailStopGuards = false);
+  void run();
+  /// Replays B's elements up to (not including) the one that is or
+  /// contains Target; returns the state there.
+  VarState stateBefore(const clang::CFGBlock *B, const clang::Stmt *Target);
+
+private:
+  Engine &E;
+  AnalysisManager &P;
+  const clang::FunctionDecl *FD;
+  FunctionResult &R;
+
+  Taint varTaint(const clang::VarDecl *VD, const VarState &S);
+  Taint evalCall(const clang::CallExpr *Call, const VarState &S);
+  Taint evalCompare(clang::BinaryOperatorKind Op, const Taint &L,
+                    const Taint &Rt);
+  /// Does the shape of a library call's result differ between ranks? It
+  /// follows the objects it is computed from and the arguments that are
+  /// sizes (int-array parameters, SizeArgument rows); other scalars (a fill
+  /// value, a device, an offset) only change values.
+  bool resultShapeVaries(const clang::CallExpr *Call,
+                         const clang::FunctionDecl *Callee,
+                         const clang::Expr *Receiver,
+                         llvm::ArrayRef<const clang::Expr *> Args,
+                         const VarState &S);
+  void assignVar(const clang::VarDecl *VD, Taint T, VarState &S, bool Strong);
+  void assignLValue(const clang::Expr *LHS, Taint T, VarState &S, bool Strong);
+  void callEffects(const clang::CallExpr *Call, VarState &S, const Taint &Ctl);
+  /// Records a write of user field F (TU-wide facts: may it vary, its
+  /// range, which parameters reach it).
+  void noteFieldWrite(const clang::FieldDecl *F, const Taint &T);
+  /// Return value of a user function called with these argument values,
+  /// when an argument names a launcher variable; nullopt otherwise.
+  std::optional<Taint>
+  specializedReturn(const clang::FunctionDecl *Callee,
+                    llvm::ArrayRef<const clang::Expr *> Args,
+                    const VarState &S);
+  /// Bound parameter values of a specialized analysis.
+  const std::vector<Taint> *BoundArgs = nullptr;
+
+public:
+  void bindArguments(const std::vector<Taint> *Args) { BoundArgs = Args; }
+
+private:
+  /// Set while transferring a block under a rank-varying branch.
+  bool ControlVaries = false;
+  bool isLocal(const clang::VarDecl *VD) const {
+    return VD->hasLocalStorage() && owningFunction(VD) == FD;
+  }
+};
+
+} // namespace distlint

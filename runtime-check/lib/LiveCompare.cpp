@@ -1,0 +1,466 @@
+//===- LiveCompare.cpp - Compare the ranks' traces while the job runs
+//------===//
+//
+// Runs on the watchdog thread only, so its state needs no locks. Each poll
+// reads the records committed since the last one, in this rank's trace and
+// in the mapped traces of the other ranks, and files every collective under
+// (communicator, sequence number). A record is copied out and its commit
+// word checked again afterwards, so a slot the ring reused meanwhile is
+// dropped, never half-read.
+//
+//===----------------------------------------------------------------------===//
+#include "LiveCompare.h"
+#include "Runtime.h"
+#include "Support.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace distlint {
+namespace rt {
+
+namespace {
+
+constexpr uint64_t kRescanNs = 250000000ull;         // Look for new traces.
+constexpr uint64_t kSettledRescanNs = 2000000000ull; // Once all ranks are seen.
+constexpr uint64_t kKeepNs = 10000000000ull; // Agreed entries kept this long.
+constexpr size_t kMaxEntries = 1u << 16;
+
+/// What the comparison needs of a record.
+struct Snapshot {
+  uint64_t Slot = 0, Seq = 0, CommId = 0, Count = 0, StartNs = 0, Aux = 0;
+  uint16_t Op = 0, ApiId = 0;
+  int32_t DataType = -1, RedOp = -1, Peer = -1, CommRank = -1, CommSize = 0;
+  PackedFrame Frame = 0;
+};
+
+/// A trace being followed: this rank's own or another rank's (mapped).
+struct Source {
+  bool Own = false;
+  int Pid = 0;
+  const TraceHeader *Header = nullptr;
+  const TraceRecord *Ring = nullptr;
+  uint64_t Mask = 0;
+  void *Map = nullptr;
+  size_t Bytes = 0;
+  uint64_t Cursor = 0;
+  bool Ended = false;
+  Snapshot EndRec;
+  std::unordered_map<uint64_t, uint64_t> LastSeq; ///< Per communicator.
+  std::unordered_map<uint64_t, Snapshot> CommEnded;
+
+  int rank() const { return Header->Rank.load(std::memory_order_relaxed); }
+  bool member(uint64_t Comm) const { return LastSeq.count(Comm) != 0; }
+};
+
+struct Entry {
+  Snapshot First;
+  size_t FirstSource = 0;
+  uint32_t Seen = 0; ///< Sources that issued it.
+  uint64_t SeenBits = 0;
+};
+
+struct State {
+  std::vector<std::unique_ptr<Source>> Sources; ///< [0] is this rank.
+  std::map<std::pair<uint64_t, uint64_t>, Entry> Entries;
+  uint64_t NextScanNs = 0, NextSweepNs = 0;
+  bool Reported = false;
+  std::string Dir;
+};
+
+State &state() {
+  static State *S =
+      new State(); // Never destroyed: the watchdog may outlive exit.
+  return *S;
+}
+
+bool copyRecord(const TraceRecord &R, uint64_t Slot, Snapshot &Out,
+                uint32_t &Kind) {
+  if (R.Commit.load(std::memory_order_acquire) != Slot + 1)
+    return false;
+  Out.Slot = Slot;
+  Out.Seq = R.Seq;
+  Out.CommId = R.CommId;
+  Out.Count = R.Count;
+  Out.StartNs = R.StartNs;
+  Out.Aux = R.Aux;
+  Out.Op = R.Op;
+  Out.ApiId = R.ApiId;
+  Out.DataType = R.DataType;
+  Out.RedOp = R.RedOp;
+  Out.Peer = R.Peer;
+  Out.CommRank = R.CommRank;
+  Out.CommSize = R.CommSize;
+  Out.Frame = R.Frames[0];
+  Kind = R.Kind;
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return R.Commit.load(std::memory_order_relaxed) == Slot + 1;
+}
+
+const char *modulePath(const TraceHeader &H, PackedFrame F) {
+  if (!frameValid(F) || frameModule(F) >= H.ModuleCapacity)
+    return "?";
+  const auto *Modules = reinterpret_cast<const ModuleEntry *>(
+      reinterpret_cast<const char *>(&H) + H.ModulesOffset);
+  const ModuleEntry &M = Modules[frameModule(F)];
+  return M.Ready.load(std::memory_order_acquire) ? M.Path : "?";
+}
+
+/// Maps a trace of another rank of this run, or returns null.
+std::unique_ptr<Source> mapPeer(const std::string &Path, uint64_t RunId,
+                                int OwnPid) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (Fd < 0)
+    return nullptr;
+  struct stat St;
+  TraceHeader Peek;
+  bool Ok =
+      fstat(Fd, &St) == 0 && size_t(St.st_size) >= sizeof(TraceHeader) &&
+      pread(Fd, &Peek, sizeof(Peek), 0) == ssize_t(sizeof(Peek)) &&
+      std::memcmp(Peek.Magic, kTraceMagic, sizeof(kTraceMagic)) == 0 &&
+      Peek.Version == kTraceVersion &&
+      Peek.RecordBytes == sizeof(TraceRecord) && Peek.RunId == RunId &&
+      Peek.Pid != OwnPid && Peek.ForkParentPid == 0 &&
+      Peek.FileBytes <= uint64_t(St.st_size) &&
+      Peek.RecordsOffset + uint64_t(Peek.Capacity) * sizeof(TraceRecord) <=
+          Peek.FileBytes &&
+      Peek.Capacity && (Peek.Capacity & (Peek.Capacity - 1)) == 0;
+  if (!Ok) {
+    close(Fd);
+    return nullptr;
+  }
+  void *Map = mmap(nullptr, Peek.FileBytes, PROT_READ, MAP_SHARED, Fd, 0);
+  close(Fd);
+  if (Map == MAP_FAILED)
+    return nullptr;
+  auto S = std::make_unique<Source>();
+  S->Pid = Peek.Pid;
+  S->Map = Map;
+  S->Bytes = Peek.FileBytes;
+  S->Header = static_cast<const TraceHeader *>(Map);
+  S->Ring = reinterpret_cast<const TraceRecord *>(
+      static_cast<const char *>(Map) + Peek.RecordsOffset);
+  S->Mask = Peek.Capacity - 1;
+  return S;
+}
+
+/// Which other ranks this one follows: all of them in small jobs, else its
+/// neighbours by global rank.
+bool wanted(int OwnRank, int PeerRank, int WorldSize) {
+  if (WorldSize <= int(kLiveAllPairsLimit) || OwnRank < 0 || PeerRank < 0)
+    return true;
+  return PeerRank == (OwnRank + 1) % WorldSize ||
+         PeerRank == (OwnRank + WorldSize - 1) % WorldSize;
+}
+
+void scanDirectory(State &S, TraceWriter &Own) {
+  DIR *D = opendir(S.Dir.c_str());
+  if (!D)
+    return;
+  const TraceHeader &OwnH = Own.header();
+  int OwnRank = OwnH.Rank.load(std::memory_order_relaxed);
+  while (dirent *E = readdir(D)) {
+    const char *Name = E->d_name;
+    size_t Len = std::strlen(Name);
+    if (std::strncmp(Name, "distlint-rt.", 12) != 0 || Len < 7 ||
+        std::strcmp(Name + Len - 6, ".trace") != 0)
+      continue;
+    // The pid is the last dotted part before ".trace".
+    const char *End = Name + Len - 6, *Dot = End;
+    while (Dot > Name && Dot[-1] != '.')
+      --Dot;
+    int Pid = std::atoi(Dot);
+    bool Known = Pid == OwnH.Pid;
+    for (const auto &Src : S.Sources)
+      Known |= Src->Pid == Pid;
+    if (Known)
+      continue;
+    auto Peer = mapPeer(S.Dir + "/" + Name, OwnH.RunId, OwnH.Pid);
+    if (!Peer)
+      continue;
+    if (!wanted(OwnRank, Peer->rank(), OwnH.WorldSize)) {
+      munmap(Peer->Map, Peer->Bytes);
+      continue;
+    }
+    S.Sources.push_back(std::move(Peer));
+  }
+  closedir(D);
+}
+
+bool isEnd(uint32_t Kind, const Snapshot &R) {
+  if (Kind == uint32_t(RecordKind::ProcessExit))
+    return true;
+  return Kind == uint32_t(RecordKind::Op) &&
+         OpCode(R.Op) == OpCode::MpiFinalize;
+}
+
+/// Field in which two collectives at the same position differ, or null.
+const char *differs(const Snapshot &A, const Snapshot &B) {
+  if (A.Op != B.Op)
+    return "operation";
+  if (A.Count != B.Count)
+    return "count";
+  if (A.DataType != B.DataType)
+    return "datatype";
+  if (A.RedOp != B.RedOp)
+    return "reduction";
+  if (opIsRooted(OpCode(A.Op)) && A.Peer != B.Peer)
+    return "root";
+  if (Api(A.ApiId) == Api::C10d && A.Aux != B.Aux)
+    return "tensor shape";
+  return nullptr;
+}
+
+CommState *commById(uint64_t Id) {
+  struct Find {
+    uint64_t Id;
+    CommState *Found;
+  } F{Id, nullptr};
+  forEachComm(
+      [](CommState *C, void *Arg) {
+        auto *F = static_cast<Find *>(Arg);
+        if (C->Id == F->Id && !F->Found)
+          F->Found = C;
+      },
+      &F);
+  return F.Found;
+}
+
+/// Writes the LiveMismatch record and the line; aborts with
+/// DISTLINT_RT_ABORT=1.
+void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm,
+            uint64_t Seq, const Snapshot &Mine, const Source &Other,
+            const Snapshot &Theirs, const char *Field, uint64_t Now) {
+  if (S.Reported)
+    return;
+  S.Reported = true;
+  uint64_t Slot;
+  TraceRecord *R = Own.claim(Slot);
+  std::memset(static_cast<void *>(R), 0, sizeof(*R));
+  R->Kind = uint32_t(RecordKind::LiveMismatch);
+  R->Seq = Seq;
+  R->CommId = Comm;
+  R->Count = Mine.Count;
+  // When the divergence became visible, and when it was reported.
+  R->StartNs = Mine.StartNs > Theirs.StartNs ? Mine.StartNs : Theirs.StartNs;
+  R->EndNs.store(Now, std::memory_order_relaxed);
+  R->Aux = Theirs.Slot;
+  R->ApiId = Mine.ApiId;
+  R->Op = Mine.Op;
+  R->DataType = Mine.DataType;
+  R->RedOp = Mine.RedOp;
+  R->Peer = Other.rank();
+  R->CommRank = Mine.CommRank;
+  R->CommSize = Mine.CommSize;
+  R->Tag = int32_t(Kind);
+  R->Tid = uint32_t(syscall(SYS_gettid));
+  R->Frames[0] = Mine.Frame;
+  Own.commit(R, Slot);
+  Own.header().MismatchCount.fetch_add(1, std::memory_order_release);
+  const TraceHeader &OwnH = Own.header();
+  int Rank = OwnH.Rank.load(std::memory_order_relaxed);
+  unsigned long long Short = (Comm >> 32) ^ (Comm & 0xffffffffull);
+  if (Kind == MismatchKind::Fingerprint)
+    logLine("rank %d: divergence on communicator %08llx at collective #%llu "
+            "(%s differs): "
+            "this rank issued %s(count=%llu) at %s+0x%llx, rank %d issued "
+            "%s(count=%llu) "
+            "at %s+0x%llx",
+            Rank, Short, (unsigned long long)Seq, Field, opInfo(Mine.Op).Name,
+            (unsigned long long)Mine.Count, modulePath(OwnH, Mine.Frame),
+            (unsigned long long)frameOffset(Mine.Frame), Other.rank(),
+            opInfo(Theirs.Op).Name, (unsigned long long)Theirs.Count,
+            modulePath(*Other.Header, Theirs.Frame),
+            (unsigned long long)frameOffset(Theirs.Frame));
+  else {
+    // Field is set when this rank is the one that moved on.
+    const Snapshot &Issuer = Field ? Theirs : Mine,
+                   &Mover = Field ? Mine : Theirs;
+    const TraceHeader &IssuerH = Field ? *Other.Header : OwnH;
+    const TraceHeader &MoverH = Field ? OwnH : *Other.Header;
+    logLine("rank %d: divergence on communicator %08llx at collective #%llu: "
+            "rank %d issued "
+            "%s(count=%llu) at %s+0x%llx; rank %d moved on to %s at %s+0x%llx "
+            "without "
+            "issuing it",
+            Rank, Short, (unsigned long long)Seq, Field ? Other.rank() : Rank,
+            opInfo(Issuer.Op).Name, (unsigned long long)Issuer.Count,
+            modulePath(IssuerH, Issuer.Frame),
+            (unsigned long long)frameOffset(Issuer.Frame),
+            Field ? Rank : Other.rank(),
+            Mover.Op ? opInfo(Mover.Op).Name : "exit",
+            modulePath(MoverH, Mover.Frame),
+            (unsigned long long)frameOffset(Mover.Frame));
+  }
+  if (config().AbortOnHang) {
+    logLine("rank %d: ending the job (DISTLINT_RT_ABORT=1)", Rank);
+    abortJobOf(Api(Mine.ApiId ? Mine.ApiId : Theirs.ApiId), commById(Comm));
+  }
+}
+
+void file(State &S, TraceWriter &Own, size_t Index, const Snapshot &R,
+          uint64_t Now) {
+  Source &Src = *S.Sources[Index];
+  uint64_t &Last = Src.LastSeq[R.CommId];
+  if (R.Seq > Last)
+    Last = R.Seq;
+  auto Key = std::make_pair(R.CommId, R.Seq);
+  auto It = S.Entries.find(Key);
+  if (It == S.Entries.end()) {
+    if (S.Entries.size() >= kMaxEntries)
+      S.Entries.erase(S.Entries.begin());
+    Entry E;
+    E.First = R;
+    E.FirstSource = Index;
+    E.Seen = 1;
+    E.SeenBits = Index < 64 ? uint64_t(1) << Index : 0;
+    S.Entries.emplace(Key, E);
+    return;
+  }
+  Entry &E = It->second;
+  ++E.Seen;
+  if (Index < 64)
+    E.SeenBits |= uint64_t(1) << Index;
+  if (const char *Field = differs(E.First, R)) {
+    if (Index == 0)
+      report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, R,
+             *S.Sources[E.FirstSource], E.First, Field, Now);
+    else if (E.FirstSource == 0)
+      report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, E.First, Src,
+             R, Field, Now);
+  }
+  if (R.CommSize > 0 && E.Seen >= uint32_t(R.CommSize))
+    S.Entries.erase(It);
+}
+
+/// Reads what a source committed since the last poll.
+void drain(State &S, TraceWriter &Own, size_t Index, uint64_t Now) {
+  Source &Src = *S.Sources[Index];
+  uint64_t Head = Src.Header->Head.load(std::memory_order_acquire);
+  uint64_t Capacity = Src.Mask + 1;
+  if (Head > Capacity && Src.Cursor < Head - Capacity)
+    Src.Cursor = Head - Capacity; // The ring overwrote what we had not read.
+  for (; Src.Cursor < Head; ++Src.Cursor) {
+    Snapshot R;
+    uint32_t Kind = 0;
+    const TraceRecord &Raw = Src.Ring[Src.Cursor & Src.Mask];
+    if (!copyRecord(Raw, Src.Cursor, R, Kind)) {
+      if (Raw.Commit.load(std::memory_order_acquire) == 0 &&
+          Head - Src.Cursor < 64)
+        break; // Claimed, not yet committed: look again next poll.
+      continue;
+    }
+    if (isEnd(Kind, R)) {
+      if (!Src.Ended) {
+        Src.Ended = true;
+        Src.EndRec = R;
+      }
+      continue;
+    }
+    if (Kind == uint32_t(RecordKind::CommCreate) && R.CommId) {
+      Src.LastSeq.emplace(R.CommId, 0);
+      continue;
+    }
+    if (Kind != uint32_t(RecordKind::Op) || !R.CommId)
+      continue;
+    OpCategory Cat = opInfo(R.Op).Category;
+    if (Cat == OpCategory::CommEnd) {
+      Src.CommEnded.emplace(R.CommId, R);
+      continue;
+    }
+    Src.LastSeq.emplace(R.CommId, 0);
+    if (Cat == OpCategory::Collective && R.Seq > 0)
+      file(S, Own, Index, R, Now);
+  }
+}
+
+/// A member that ended without issuing a collective another member issued.
+void findMovedOn(State &S, TraceWriter &Own, uint64_t Now) {
+  for (auto &[Key, E] : S.Entries) {
+    for (size_t I = 0; I < S.Sources.size(); ++I) {
+      Source &Src = *S.Sources[I];
+      if (I == E.FirstSource || (I < 64 && (E.SeenBits >> I) & 1) ||
+          !Src.member(Key.first))
+        continue;
+      if (Src.LastSeq[Key.first] >= Key.second)
+        continue;
+      auto Ended = Src.CommEnded.find(Key.first);
+      const Snapshot *End = Ended != Src.CommEnded.end() ? &Ended->second
+                            : Src.Ended                  ? &Src.EndRec
+                                                         : nullptr;
+      if (!End)
+        continue;
+      if (I == 0)
+        report(S, Own, MismatchKind::MovedOn, Key.first, Key.second, *End,
+               *S.Sources[E.FirstSource], E.First, "moved on", Now);
+      else if (E.FirstSource == 0)
+        report(S, Own, MismatchKind::MovedOn, Key.first, Key.second, E.First,
+               Src, *End, nullptr, Now);
+      return;
+    }
+  }
+}
+
+/// Drops entries every followed member has passed long ago.
+void sweep(State &S, uint64_t Now) {
+  for (auto It = S.Entries.begin(); It != S.Entries.end();) {
+    bool Passed = Now - It->second.First.StartNs > kKeepNs;
+    for (size_t I = 0; Passed && I < S.Sources.size(); ++I) {
+      Source &Src = *S.Sources[I];
+      auto L = Src.LastSeq.find(It->first.first);
+      Passed = L == Src.LastSeq.end() || L->second >= It->first.second;
+    }
+    It = Passed ? S.Entries.erase(It) : std::next(It);
+  }
+}
+
+} // namespace
+
+void liveCompare(TraceWriter &Own, uint64_t Now) {
+  State &S = state();
+  if (S.Reported || !Own.header().RunId)
+    return; // Without a run id, other files may be stale runs: no live view.
+  if (S.Sources.empty()) {
+    auto Self = std::make_unique<Source>();
+    Self->Own = true;
+    Self->Pid = Own.header().Pid;
+    Self->Header = &Own.header();
+    Self->Ring = Own.ring();
+    Self->Mask = Own.header().Capacity - 1;
+    S.Sources.push_back(std::move(Self));
+    S.Dir = config().Dir;
+  }
+  if (Now >= S.NextScanNs) {
+    scanDirectory(S, Own);
+    int World = Own.header().WorldSize;
+    bool AllSeen =
+        World > 0 &&
+        S.Sources.size() >= size_t(World < int(kLiveAllPairsLimit) ? World : 3);
+    S.NextScanNs = Now + (AllSeen ? kSettledRescanNs : kRescanNs);
+  }
+  if (S.Sources.size() < 2)
+    return;
+  for (size_t I = 0; I < S.Sources.size() && !S.Reported; ++I)
+    drain(S, Own, I, Now);
+  if (!S.Reported)
+    findMovedOn(S, Own, Now);
+  if (Now >= S.NextSweepNs) {
+    sweep(S, Now);
+    S.NextSweepNs = Now + 1000000000ull;
+  }
+}
+
+} // namespace rt
+} // namespace distlint
