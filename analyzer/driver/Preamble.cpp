@@ -59,8 +59,22 @@ PreambleShape computePreambleShape(llvm::StringRef MainText,
   const std::string Text = MainText.substr(0, S.Size).str();
   const char *Begin = Text.c_str();
   Lexer Raw(SourceLocation(), LangOpts, Begin, Begin, Begin + Text.size());
-  unsigned Directives = 0;
-  bool InInclude = false;
+  unsigned Directives = 0, Depth = 0;
+  bool InInclude = false, SeenInclude = false, AfterHash = false;
+  KeyBuilder Common;
+  Common.add("preamble-v1");
+  Common.add(CLANG_VERSION_STRING);
+  Common.add(Job.Directory);
+  Common.add(llvm::sys::path::parent_path(Job.File));
+  for (const std::string &Flag : effectiveFlags(Job))
+    Common.add(Flag);
+  const std::string Context = Common.hex();
+  auto KeyOf = [&](const std::string &Tokens) {
+    KeyBuilder K;
+    K.add(Context);
+    K.add(Tokens);
+    return K.hex();
+  };
   while (true) {
     Token Tok;
     Raw.LexFromRawLexer(Tok);
@@ -69,10 +83,25 @@ PreambleShape computePreambleShape(llvm::StringRef MainText,
     // Without a SourceManager, a raw token's location is its offset.
     unsigned Offset = Tok.getLocation().getRawEncoding();
     llvm::StringRef Spelling(Begin + Offset, Tok.getLength());
+    bool Hash = Tok.isAtStartOfLine() && Spelling == "#";
+    // A prefix ending before this directive can be shared by files that go
+    // on differently, if no conditional is open there.
+    if (Hash && SeenInclude && Depth == 0) {
+      size_t LineStart = llvm::StringRef(Text).rfind('\n', Offset);
+      LineStart = LineStart == llvm::StringRef::npos ? 0 : LineStart + 1;
+      S.Prefixes.push_back({KeyOf(Tokens), static_cast<unsigned>(LineStart),
+                            true, static_cast<unsigned>(S.TokenOffsets.size())});
+    }
+    if (AfterHash) {
+      if (Spelling == "if" || Spelling == "ifdef" || Spelling == "ifndef")
+        ++Depth;
+      else if (Spelling == "endif" && Depth > 0)
+        --Depth;
+    }
+    AfterHash = Hash;
     if (Tok.isAtStartOfLine()) {
       Tokens += '\n';
-      if (Spelling == "#")
-        ++Directives;
+      Directives += Hash;
     } else if (Tok.hasLeadingSpace()) {
       Tokens += ' ';
     }
@@ -83,24 +112,25 @@ PreambleShape computePreambleShape(llvm::StringRef MainText,
     }
     InInclude = Tok.isAtStartOfLine() ? false : InInclude;
     if (Spelling == "include" || Spelling == "import")
-      InInclude = true;
+      InInclude = SeenInclude = true;
     Tokens += Spelling;
     S.TokenOffsets.push_back(Offset);
   }
   S.Shareable = Directives > 0 && S.Size > 0;
   if (!S.Shareable)
     return S;
-  KeyBuilder Key;
-  Key.add("preamble-v1");
-  Key.add(CLANG_VERSION_STRING);
-  Key.add(toolVersion());
-  Key.add(Job.Directory);
-  Key.add(llvm::sys::path::parent_path(Job.File));
-  for (const std::string &Flag : effectiveFlags(Job))
-    Key.add(Flag);
-  Key.add(Tokens);
-  S.Key = Key.hex();
+  S.Prefixes.push_back({KeyOf(Tokens), S.Size, S.EndsAtStartOfLine,
+                        static_cast<unsigned>(S.TokenOffsets.size())});
+  S.choose(S.Prefixes.size() - 1);
   return S;
+}
+
+void PreambleShape::choose(size_t Index) {
+  const Prefix &P = Prefixes[Index];
+  Key = P.Key;
+  Size = P.Size;
+  EndsAtStartOfLine = P.EndsAtStartOfLine;
+  TokenOffsets.resize(P.Tokens);
 }
 
 //===--- Building

@@ -48,6 +48,19 @@ struct PreambleShape {
   bool EndsAtStartOfLine = false;
   std::vector<unsigned> TokenOffsets; ///< Start of every preamble token.
   std::string FirstInclude; ///< For --verbose: what the preamble pulls in.
+
+  /// Shareable prefixes: the whole preamble (last) and every cut before a
+  /// directive, after the first #include, outside any #if (shortest
+  /// first). TUs that only begin alike share the longest common one.
+  struct Prefix {
+    std::string Key;
+    unsigned Size;
+    bool EndsAtStartOfLine;
+    unsigned Tokens;
+  };
+  std::vector<Prefix> Prefixes;
+  /// Makes Prefixes[Index] the preamble this TU uses.
+  void choose(size_t Index);
 };
 
 /// The flags of Job that decide how its preamble parses: ClangTool's

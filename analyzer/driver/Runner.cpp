@@ -295,7 +295,6 @@ public:
 struct RunContext {
   PreambleStore *Preambles = nullptr; ///< Null: --no-preamble-sharing.
   ResultCache *Cache = nullptr;       ///< Null: --no-cache.
-  std::set<std::string> SharedKeys;   ///< Preambles worth using this run.
 };
 
 /// One TU's view of the shared machinery, filled while it runs.
@@ -522,6 +521,39 @@ TuResult analyzeTu(const CompileJob &Job, const DriverOptions &Opts,
                      CachedTu{R.Findings, R.Suppressed, R.Seconds});
   return R;
 }
+/// Each TU takes the prefix of its preamble that the most TUs of this run
+/// have in common (ties: the longest), or the longest one the cache
+/// directory holds; a prefix nobody else takes is not worth building
+/// (unless Always).
+void choosePreambles(std::vector<TuSpeed> &Speed, PreambleStore &Store,
+                     bool Always) {
+  std::map<std::string, unsigned> Count;
+  for (TuSpeed &T : Speed)
+    if (T.Shape.Shareable)
+      for (const PreambleShape::Prefix &P : T.Shape.Prefixes)
+        ++Count[P.Key];
+  std::map<std::string, unsigned> Users;
+  for (TuSpeed &T : Speed) {
+    if (!T.Shape.Shareable)
+      continue;
+    size_t Best = T.Shape.Prefixes.size() - 1;
+    for (size_t I = 0; I < T.Shape.Prefixes.size(); ++I)
+      if (Count[T.Shape.Prefixes[I].Key] >= Count[T.Shape.Prefixes[Best].Key])
+        Best = I;
+    if (Count[T.Shape.Prefixes[Best].Key] < 2)
+      for (size_t I = T.Shape.Prefixes.size(); I-- > 0;)
+        if (Store.onDisk(T.Shape.Prefixes[I].Key)) {
+          Best = I;
+          break;
+        }
+    T.Shape.choose(Best);
+    ++Users[T.Shape.Key];
+  }
+  for (TuSpeed &T : Speed)
+    T.WantPreamble = T.Shape.Shareable &&
+                     (Users[T.Shape.Key] >= 2 || Always ||
+                      Store.onDisk(T.Shape.Key));
+}
 } // namespace
 
 //===--- The pipeline -------------------------------------------------------===//
@@ -619,7 +651,6 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   if (Opts.Preambles != DriverOptions::PreambleSharing::Off) {
     Preambles = std::make_unique<PreambleStore>(Cache ? CacheDir : "", Hasher);
     Run.Preambles = Preambles.get();
-    std::map<std::string, unsigned> Count;
     for (size_t I = 0; I < Jobs.size(); ++I) {
       std::string Text;
       if (Opts.Overlays.count(Jobs[I].File))
@@ -627,16 +658,9 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       else if (auto Buffer = llvm::MemoryBuffer::getFile(Jobs[I].File))
         Text = (*Buffer)->getBuffer().str();
       Speed[I].Shape = computePreambleShape(Text, Jobs[I]);
-      if (Speed[I].Shape.Shareable)
-        ++Count[Speed[I].Shape.Key];
     }
-    for (auto &[Key, N] : Count)
-      if (N >= 2 || Opts.Preambles == DriverOptions::PreambleSharing::Always ||
-          Preambles->onDisk(Key))
-        Run.SharedKeys.insert(Key);
-    for (TuSpeed &T : Speed)
-      T.WantPreamble =
-          T.Shape.Shareable && Run.SharedKeys.count(T.Shape.Key) > 0;
+    choosePreambles(Speed, *Preambles,
+                    Opts.Preambles == DriverOptions::PreambleSharing::Always);
   }
 
   // The first TU of each preamble starts first (it builds the preamble), then

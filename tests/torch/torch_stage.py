@@ -314,11 +314,15 @@ def cmd_headers(args):
     pch = AnalysisPch(work, version, include, args.distlint,
                       enabled=not args.no_pch)
 
+    if args.shared_preamble:
+        return headers_on_shared_preambles(args, version, include, programs, skipped)
+
     def analyze(program):
         t0 = time.time()
         flags = real_header_flags(version, include) + program.args
         report, errors = run_distlint(args.distlint, program, flags,
                                       pch.extra_args(program.args))
+        save_findings(work, version, program, report)
         return program, compare_findings(program, report, errors), time.time() - t0
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -338,6 +342,83 @@ def cmd_headers(args):
     log("analyzed %d programs against LibTorch %s headers in %.0f s" % (
         len(programs), version, time.time() - start))
     log("%d passed, %d failed, %d skipped" % (passed, failed, len(skipped)))
+    return 1 if failed or not passed else 0
+
+
+def findings_of(program, report):
+    """The report's findings in the program's own file, comparable across
+    runs (the fingerprint included)."""
+    main = str(program.path.resolve())
+    return [f for f in report.get("findings", [])
+            if os.path.realpath(f.get("file", "")) == main]
+
+
+def saved_findings_path(work, version, program):
+    return Path(work) / "reports" / version / (program.rel.replace("/", "__") + ".json")
+
+
+def save_findings(work, version, program, report):
+    path = saved_findings_path(work, version, program)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(findings_of(program, report), indent=1, sort_keys=True))
+
+
+def headers_on_shared_preambles(args, version, include, programs, skipped):
+    """Issue 14: the programs analyzed by one distlint run per flag set,
+    parsing on shared precompiled preambles (no force-included PCH). Each
+    program must match its annotations and, where the default run of this
+    stage saved its findings, equal them finding for finding."""
+    groups = {}
+    for program in programs:
+        groups.setdefault(tuple(program.args), []).append(program)
+    passed = failed = shared = compared = 0
+    start = time.time()
+    for program_args, group in sorted(groups.items()):
+        flags = real_header_flags(version, include) + list(program_args)
+        cmd = [args.distlint, "--format=json", "--quiet", "--verbose", "--no-cache",
+               "-j", str(args.jobs)] + [str(p.path) for p in group] + ["--"] + flags
+        t0 = time.time()
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
+        try:
+            report = json.loads(proc.stdout)
+        except ValueError:
+            report = {"findings": [], "errors": [{"file": str(p.path), "message":
+                      "no JSON output (exit %d)" % proc.returncode} for p in group]}
+        users = [l for l in proc.stderr.splitlines() if "shares preamble" in l]
+        shared += len(users)
+        log("%d program(s) with flags %s: %.0f s, %d parsed on a shared preamble" % (
+            len(group), " ".join(program_args) or "(default)", time.time() - t0,
+            len(users)))
+        for program in group:
+            main = str(program.path.resolve())
+            errors = ["%s: %s" % (e.get("file"), e.get("message"))
+                      for e in report.get("errors", [])
+                      if os.path.realpath(e.get("file", "")) == main]
+            mine = {"findings": findings_of(program, report)}
+            problems = compare_findings(program, mine, errors)
+            saved = saved_findings_path(args.work, version, program)
+            if saved.exists():
+                compared += 1
+                if json.loads(saved.read_text()) != mine["findings"]:
+                    problems.append("findings differ from the run without shared "
+                                    "preambles (%s)" % saved)
+            if problems:
+                failed += 1
+                log("FAIL %s (shared preambles)" % program.rel)
+                for problem in problems:
+                    log("    " + problem)
+            else:
+                passed += 1
+                log("ok   %s (%d findings)" % (program.rel, len(program.expected)))
+    for program in skipped:
+        log("skip %s: %s missing (CUDA/NCCL headers)" % (program.rel, CUDA_INCLUDE))
+    log("analyzed %d programs against LibTorch %s headers on shared preambles in %.0f s; "
+        "%d TU(s) used a shared preamble; %d compared with the run without" % (
+            len(programs), version, time.time() - start, shared, compared))
+    log("%d passed, %d failed, %d skipped" % (passed, failed, len(skipped)))
+    if not shared:
+        log("FAIL: no program was parsed on a shared preamble")
+        return 1
     return 1 if failed or not passed else 0
 
 
@@ -802,6 +883,9 @@ def main():
     headers.add_argument("--distlint", required=True)
     headers.add_argument("--no-pch", action="store_true",
                          help="parse <torch/torch.h> in every program")
+    headers.add_argument("--shared-preamble", action="store_true",
+                         help="one distlint run per flag set, on shared precompiled "
+                              "preambles (issue 14)")
     sub.add_parser("gloo", parents=[common])
     example = sub.add_parser("example", parents=[common])
     example.add_argument("--distlint")
