@@ -2,7 +2,7 @@
 #include "Merge.h"
 #include "Runner.h"
 #include "report/Output.h"
-#include "report/ResultSerialization.h"
+#include "report/ReportJson.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"

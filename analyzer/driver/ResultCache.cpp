@@ -2,7 +2,7 @@
 #include "ResultCache.h"
 #include "Runner.h"
 #include "report/Paths.h"
-#include "report/ResultSerialization.h"
+#include "report/ReportJson.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BLAKE3.h"

@@ -1,5 +1,5 @@
-//===- ResultSerialization.cpp --------------------------------------------===//
-#include "report/ResultSerialization.h"
+//===- ReportJson.cpp -----------------------------------------------------===//
+#include "report/ReportJson.h"
 #include "report/Paths.h"
 
 #include "llvm/Support/Path.h"

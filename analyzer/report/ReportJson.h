@@ -1,4 +1,4 @@
-//===- ResultSerialization.h - Findings as JSON, both ways ------*- C++ -*-===//
+//===- ReportJson.h - Findings as JSON, both ways ---------------*- C++ -*-===//
 //
 // One JSON shape for a finding everywhere it is written or read back: the
 // `--format=json` report, result-cache entries and `distlint merge` inputs.
