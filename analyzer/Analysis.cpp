@@ -72,7 +72,7 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
     if (Opts.RuleEnabled && !Opts.RuleEnabled(Info.Id))
       continue;
     Rules.push_back(Info.Create());
-    Rules.back()->setContext(RuleContext{&TheEngine, &Sink});
+    Rules.back()->setContext(RuleContext{&TheEngine, &Sink, &Opts.Fixes});
     Rules.back()->registerMatchers(Finder);
   }
   if (Rules.empty())

@@ -28,12 +28,23 @@ struct Note {
   std::string Message;
 };
 
+/// One edit of a fix-it: replace Length bytes at Offset of File by Text
+/// (clang::tooling::Replacement as plain data).
+struct Replacement {
+  std::string File; ///< Absolute, normalized path.
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  std::string Text;
+};
+
 struct Finding {
   std::string Rule;
   Severity Sev = Severity::Warning;
   Location Loc;
   std::string Message;
   std::vector<Note> Notes;
+  /// A mechanical fix (empty when none is safe): every edit or none.
+  std::vector<Replacement> Fixes;
   /// Stable across unrelated edits above the finding (see Fingerprint.h).
   std::string Fingerprint;
 };
@@ -41,7 +52,9 @@ struct Finding {
 /// A translation unit or input that could not be analyzed.
 struct FileError {
   std::string File;
-  std::string Message;
+  std::string Message; ///< Starts with "At.File:line:col: " when At is set.
+  /// Where the error is (maybe a header of File); Line 0 = not known.
+  Location At;
 };
 
 struct AnalysisResult {

@@ -11,7 +11,9 @@
 #pragma once
 
 #include "Finding.h"
+#include "fixes/FixOptions.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -33,6 +35,8 @@ struct RawFinding {
   clang::SourceLocation Loc;
   std::string Message;
   std::vector<RawNote> Notes;
+  /// Edits of a safe mechanical fix (analyzer/fixes/); all or nothing.
+  std::vector<clang::FixItHint> Fixes;
 };
 
 /// Where rules send findings. The standalone driver converts them into
@@ -44,7 +48,17 @@ public:
   virtual void report(RawFinding F, const clang::SourceManager &SM) = 0;
 };
 
+/// Replaces %0..%9 in Format with Args (clang's diagnostic placeholders;
+/// `%%` is a literal percent sign). Without arguments Format is returned as
+/// is; a placeholder without an argument stays as written, so a missing
+/// argument shows in the message and in tests.
+std::string formatMessage(llvm::StringRef Format,
+                          llvm::ArrayRef<std::string> Args);
+
 /// Builder returned by Rule::diag(); the finding is emitted when it dies.
+/// Arguments for the message's %0, %1... come with <<, like clang's
+/// DiagnosticBuilder: `diag(Loc, "'%0' in every step", SM) << Name;`.
+/// Notes take their own arguments: `.note(Loc, "made at line %0", {Line})`.
 class FindingBuilder {
 public:
   FindingBuilder(DiagnosticSink &Sink, const clang::SourceManager &SM,
@@ -53,18 +67,42 @@ public:
   FindingBuilder(FindingBuilder &&Other) noexcept;
   FindingBuilder(const FindingBuilder &) = delete;
   ~FindingBuilder();
-  FindingBuilder &note(clang::SourceLocation Loc, std::string Message);
+  FindingBuilder &note(clang::SourceLocation Loc, llvm::StringRef Format,
+                       llvm::ArrayRef<std::string> Args = {});
+  /// Attaches a fix (analyzer/fixes/ builders); an empty one adds nothing.
+  FindingBuilder &fix(std::vector<clang::FixItHint> Hints);
+
+  FindingBuilder &operator<<(llvm::StringRef Arg) {
+    Args.push_back(Arg.str());
+    return *this;
+  }
+  FindingBuilder &operator<<(const char *Arg) {
+    return *this << llvm::StringRef(Arg);
+  }
+  FindingBuilder &operator<<(const std::string &Arg) {
+    return *this << llvm::StringRef(Arg);
+  }
+  FindingBuilder &operator<<(long long Arg) {
+    return *this << std::to_string(Arg);
+  }
+  FindingBuilder &operator<<(int Arg) { return *this << (long long)Arg; }
+  FindingBuilder &operator<<(unsigned Arg) {
+    return *this << (long long)Arg;
+  }
 
 private:
   DiagnosticSink *Sink;
   const clang::SourceManager *SM;
   RawFinding F;
+  std::vector<std::string> Args;
 };
 
 /// Everything a rule may use while a translation unit is analyzed.
 struct RuleContext {
   Engine *TheEngine = nullptr;
   DiagnosticSink *Sink = nullptr;
+  /// What fix-its insert; null = FixOptions' defaults.
+  const FixOptions *Fixes = nullptr;
 };
 
 class Rule : public clang::ast_matchers::MatchFinder::MatchCallback {
@@ -88,7 +126,13 @@ public:
 
 protected:
   Engine &engine() const { return *Context.TheEngine; }
-  FindingBuilder diag(clang::SourceLocation Loc, std::string Message,
+  const FixOptions &fixOptions() const {
+    static const FixOptions Defaults;
+    return Context.Fixes ? *Context.Fixes : Defaults;
+  }
+  /// A finding of this rule at Loc; Format may use %0-style arguments
+  /// given with << on the result.
+  FindingBuilder diag(clang::SourceLocation Loc, llvm::StringRef Format,
                       const clang::SourceManager &SM);
 
 private:

@@ -7,6 +7,8 @@
 
 namespace distlint {
 
+struct LoaderFacts;
+
 /// DistributedRandomSampler without an effective set_epoch (same order every
 /// epoch), samplers with constant replicas/rank, and samplers whose shards
 /// differ in length under a loop with collectives.
@@ -20,14 +22,9 @@ public:
 
 private:
   void checkSamplerConstruction(const clang::Expr *Site);
-  void checkFactory(const clang::CallExpr *Call);
-  void analyzeLoader(const clang::CallExpr *Factory,
-                     const clang::Expr *SamplerArg);
-  void checkShardLengths(const clang::VarDecl *Sampler,
-                         llvm::ArrayRef<const clang::Stmt *> Iterations);
+  void checkLoader(const LoaderFacts &F);
 
   const clang::SourceManager *SM = nullptr;
-  bool Seen = false;
   /// set_epoch calls already reported (one finding per call).
   llvm::DenseSet<const clang::Expr *> ReportedSetEpoch;
 };

@@ -3,10 +3,9 @@
 
 #include "Rule.h"
 
-#include <optional>
-#include <string>
-
 namespace distlint {
+
+struct Construction;
 
 /// Process groups without a set timeout, stores and options with no or an
 /// absurd timeout, the NCCL watchdog's abort switched off, and raw NCCL with
@@ -19,17 +18,19 @@ public:
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
-  void checkConstruction(const clang::Expr *Site);
-  void checkKnobCall(const clang::Expr *Site);
+  void checkProcessGroup(const Construction &C);
+  /// Returns whether Callee has a timeout argument (reported if unusable).
+  bool checkKnobArguments(const clang::CallExpr *Call,
+                          const clang::FunctionDecl *Callee);
+  void checkKnobArguments(const clang::CXXConstructExpr *CE);
+  void checkKnobArguments(const Construction &C);
   void checkFieldAssignment(const clang::Stmt *S);
   void checkInitList(const clang::InitListExpr *Init);
-  void checkEnvWrite(const clang::CallExpr *Call);
-  void checkNcclInit(const clang::CallExpr *Call);
-  /// Why a timeout value is unusable ("kNoTimeout", "zero"...), if it is.
-  std::optional<std::string> badTimeout(const clang::Expr *Value);
-  void reportBadTimeout(const clang::Expr *Value, const std::string &Why,
-                        bool IsStore);
-  bool creationSetsTimeout(const clang::Expr *X, int Depth);
+  void checkEnvWrite(const clang::CallExpr *Call,
+                     const clang::FunctionDecl *Callee);
+  void checkNcclInit(const clang::CallExpr *Call,
+                     const clang::FunctionDecl *Callee);
+  void reportIfUnusable(const clang::Expr *Value, bool IsStore);
 
   const clang::SourceManager *SM = nullptr;
 };

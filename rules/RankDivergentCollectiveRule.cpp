@@ -1,6 +1,7 @@
 //===- RankDivergentCollectiveRule.cpp ------------------------------------===//
 #include "RankDivergentCollectiveRule.h"
 #include "engine/Engine.h"
+#include "engine/collectives/Divergence.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -28,6 +29,8 @@ void RankDivergentCollectiveRule::check(
     Functions.push_back(FD);
 }
 
+// formatMessage (Rule.h) fills the %0-style arguments of notes.
+
 static std::string calleeName(const CollectiveSite &Site) {
   if (Site.Entry) {
     llvm::StringRef N(Site.Entry->Name);
@@ -46,88 +49,137 @@ static std::string originNote(const VaryOrigin &O) {
   return "value differs between ranks: " + O.What;
 }
 
+static const char *why(const VaryOrigin &O) {
+  return O.Kind == VaryKind::Rank ? "the rank" : "rank-local data";
+}
+
+/// The message when two rank classes issue different things at the same
+/// position; empty when the other class simply issues nothing more.
+static std::string orderMessage(const collectives::OrderDifference &D,
+                                const std::string &Name, unsigned OtherLine) {
+  using collectives::Mismatch;
+  if (!D.Here.Tok || !D.Other.Tok)
+    return "";
+  std::vector<std::string> Args = {Name, D.Other.Tok->name(),
+                                   std::to_string(OtherLine),
+                                   collectives::mismatchName(D.Why)};
+  switch (D.Why) {
+  case Mismatch::Operation:
+    return formatMessage(
+        "rank class A issues '%0' here while rank class B issues '%1' (line "
+        "%2) at the same position; each class waits for the other forever",
+        Args);
+  case Mismatch::PointToPointWait:
+    return formatMessage(
+        "rank class A blocks in collective '%0' here while rank class B "
+        "blocks in point-to-point '%1' (line %2); neither call can complete",
+        Args);
+  case Mismatch::Communicator:
+  case Mismatch::Root:
+  case Mismatch::ReduceOp:
+  case Mismatch::DType:
+  case Mismatch::Count:
+    return formatMessage(
+        "rank class A issues '%0' here with a different %3 than rank class B "
+        "at line %2; every rank must pass the same %3 or the collective "
+        "hangs or corrupts data",
+        Args);
+  default:
+    return "";
+  }
+}
+
+void RankDivergentCollectiveRule::reportDivergence(
+    const CollectiveSite &Site, const Engine::Divergence &D) {
+  std::string Name = calleeName(Site);
+  const CallExpr *Call = Site.Call;
+  // Where the arms first differ, and what the other rank class issues there.
+  collectives::OrderDifference Order;
+  if (D.Branch)
+    if (auto Found = collectives::orderDifference(engine(), D.Branch))
+      if (Found->Here.Site == Call)
+        Order = *Found;
+  unsigned OtherLine =
+      Order.Other.Site
+          ? SM->getExpansionLineNumber(Order.Other.Site->getBeginLoc())
+          : 0;
+  std::string Msg = orderMessage(Order, Name, OtherLine);
+  if (Msg.empty())
+    Msg = formatMessage(
+        !Site.Entry ? "call to '%0' issues a collective that not every rank "
+                      "reaches: it depends on a branch on %1 and ranks that "
+                      "skip it hang the others"
+        : D.IsLoop  ? "collective '%0' runs a number of times that depends on "
+                      "%1; ranks that leave the loop earlier leave the others "
+                      "waiting forever"
+                    : "collective '%0' is not reached by every rank: it "
+                      "depends on a branch on %1, so the ranks that skip it "
+                      "leave the others waiting forever",
+        {Name, why(D.Origin)});
+  auto Diag = diag(Call->getBeginLoc(), Msg, *SM);
+  // Inside a helper: the collective that differs (or the first one).
+  const CallExpr *Inner = Order.Here.Tok && Order.Here.Tok->Call != Call
+                              ? Order.Here.Tok->Call
+                              : Site.InnerCollective;
+  if (!Site.Entry && Inner)
+    Diag.note(Inner->getBeginLoc(), "collective issued here");
+  if (Order.Other.Tok && Order.Other.Tok->Call)
+    Diag.note(Order.Other.Tok->Call->getBeginLoc(),
+              formatMessage("rank class B issues '%0' here instead",
+                            {Order.Other.Tok->name()}));
+  SourceLocation BranchLoc =
+      D.Condition ? D.Condition->getBeginLoc()
+                  : (D.Branch ? D.Branch->getBeginLoc() : SourceLocation());
+  if (D.Branch && isa<CallExpr>(D.Branch))
+    Diag.note(BranchLoc, "this call throws on some ranks only; the catch "
+                         "handler skips the collective there");
+  else if (BranchLoc.isValid())
+    Diag.note(BranchLoc, formatMessage("%0 depends on %1",
+                                       {D.IsLoop ? "loop condition" : "branch",
+                                        D.Origin.Kind == VaryKind::Rank
+                                            ? "rank"
+                                            : "rank-local data"}));
+  if (D.PassedAt)
+    Diag.note(D.PassedAt->getBeginLoc(), "rank-dependent value passed here");
+  if (D.Origin.Loc.isValid())
+    Diag.note(D.Origin.Loc, originNote(D.Origin));
+}
+
+void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
+  std::string Name = calleeName(Site);
+  for (const Engine::ArgumentMismatch &M :
+       engine().mismatchedArguments(Site.Call)) {
+    bool Shape = llvm::StringRef(M.Role) == "tensor shape";
+    auto Diag = diag(
+        Site.Call->getBeginLoc(),
+        formatMessage(
+            Shape ? "the shape of the tensors passed to collective '%0' "
+                    "differs between ranks; every rank must pass tensors of "
+                    "the same shape or the collective hangs or corrupts data"
+                  : "argument '%1' of collective '%0' differs between ranks; "
+                    "every rank must pass the same value or the collective "
+                    "hangs or corrupts data",
+            {Name, M.Role}),
+        *SM);
+    Diag.note(M.Arg->getBeginLoc(),
+              formatMessage("this argument depends on %0", {why(M.Origin)}));
+    if (M.Origin.Loc.isValid())
+      Diag.note(M.Origin.Loc, originNote(M.Origin));
+    break;
+  }
+}
+
 void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
   Engine &E = engine();
   if (!E.isUserCode(FD))
     return;
   for (const CollectiveSite &Site : E.collectiveSites(FD)) {
-    const CallExpr *Call = Site.Call;
-    if (!E.isUserCode(Call->getBeginLoc()))
+    if (!E.isUserCode(Site.Call->getBeginLoc()))
       continue;
-    std::string Name = calleeName(Site);
-    if (auto D = E.divergenceAt(Call)) {
-      const char *Why =
-          D->Origin.Kind == VaryKind::Rank ? "the rank" : "rank-local data";
-      std::string Msg;
-      if (D->IsLoop)
-        Msg = "collective '" + Name +
-              "' runs a number of times that depends "
-              "on " +
-              Why +
-              "; ranks that leave the loop earlier leave the "
-              "others waiting forever";
-      else
-        Msg = "collective '" + Name +
-              "' is not reached by every rank: it "
-              "depends on a branch on " +
-              Why +
-              ", so the ranks that skip it "
-              "leave the others waiting forever";
-      if (!Site.Entry)
-        Msg = "call to '" + Name +
-              "' issues a collective that not every "
-              "rank reaches: it depends on a branch on " +
-              std::string(Why) + " and ranks that skip it hang the others";
-      auto Diag = diag(Call->getBeginLoc(), Msg, *SM);
-      if (!Site.Entry && Site.InnerCollective)
-        Diag.note(Site.InnerCollective->getBeginLoc(),
-                  "collective issued here");
-      SourceLocation BranchLoc =
-          D->Condition
-              ? D->Condition->getBeginLoc()
-              : (D->Branch ? D->Branch->getBeginLoc() : SourceLocation());
-      if (D->Branch && isa<CallExpr>(D->Branch))
-        Diag.note(BranchLoc, "this call throws on some ranks only; the "
-                             "catch handler skips the collective there");
-      else if (BranchLoc.isValid())
-        Diag.note(BranchLoc, D->IsLoop ? (D->Origin.Kind == VaryKind::Rank
-                                              ? "loop condition depends on rank"
-                                              : "loop condition depends on "
-                                                "rank-local data")
-                                       : (D->Origin.Kind == VaryKind::Rank
-                                              ? "branch depends on rank"
-                                              : "branch depends on rank-local "
-                                                "data"));
-      if (D->PassedAt)
-        Diag.note(D->PassedAt->getBeginLoc(),
-                  "rank-dependent value passed here");
-      if (D->Origin.Loc.isValid())
-        Diag.note(D->Origin.Loc, originNote(D->Origin));
-      continue;
-    }
-    if (!Site.Entry)
-      continue;
-    for (const Engine::ArgumentMismatch &M : E.mismatchedArguments(Call)) {
-      std::string What =
-          std::string(M.Role) == "tensor shape"
-              ? "the shape of the tensors passed to collective '" + Name +
-                    "' differs between ranks; every "
-                    "rank must pass tensors of the same shape"
-              : "argument '" + std::string(M.Role) + "' of collective '" +
-                    Name +
-                    "' differs between ranks; every rank must "
-                    "pass the same value";
-      auto Diag = diag(Call->getBeginLoc(),
-                       What + " or the collective hangs or corrupts data", *SM);
-      Diag.note(M.Arg->getBeginLoc(),
-                "this argument depends on " +
-                    std::string(M.Origin.Kind == VaryKind::Rank
-                                    ? "the rank"
-                                    : "rank-local data"));
-      if (M.Origin.Loc.isValid())
-        Diag.note(M.Origin.Loc, originNote(M.Origin));
-      break;
-    }
+    if (auto D = E.divergenceAt(Site.Call))
+      reportDivergence(Site, *D);
+    else if (Site.Entry)
+      reportArguments(Site);
   }
 }
 

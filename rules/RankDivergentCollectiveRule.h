@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Rule.h"
+#include "engine/Engine.h"
 
 #include <vector>
 
@@ -23,6 +24,9 @@ private:
   const clang::SourceManager *SM = nullptr;
   std::vector<const clang::FunctionDecl *> Functions;
   void checkFunction(const clang::FunctionDecl *FD);
+  void reportDivergence(const CollectiveSite &Site,
+                        const Engine::Divergence &D);
+  void reportArguments(const CollectiveSite &Site);
 };
 
 } // namespace distlint

@@ -13,13 +13,6 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder &Finder) override;
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-
-private:
-  enum class SyncKind { None, Device, StreamOrEvent, Implicit };
-  SyncKind classify(const clang::CallExpr *Call, std::string &What);
-  bool isHostCopy(const clang::Expr *Object);
-  bool isHostFactory(const clang::CallExpr *Call);
-  bool onlyReadOrReducedInPlace(const clang::VarDecl *V);
 };
 
 } // namespace distlint

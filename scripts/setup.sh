@@ -3,8 +3,17 @@
 set -euo pipefail
 PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common-19-dev clang-tidy-19 llvm-19-tools
       nlohmann-json3-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin libtorch-dev python3 git
-      pre-commit libgloo-dev libicu72
+      pre-commit libgloo-dev libicu72 libclang-rt-19-dev ccache
       redis-server nginx-light)  # loopback servers of the result-cache tests (tests/speed)
+# DISTLINT_SETUP=analyzer: only what building the analyzer needs (CI jobs
+# that lint another project: docs/ci/github-actions.yml).
+if [ "${DISTLINT_SETUP:-}" = analyzer ]; then
+  PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common-19-dev nlohmann-json3-dev)
+fi
+# Ubuntu 24.04 (GitHub's ubuntu-24.04 runner) names ICU by its version.
+if grep -qs '^ID=ubuntu' /etc/os-release; then
+  for i in "${!PKGS[@]}"; do [ "${PKGS[$i]}" = libicu72 ] && PKGS[$i]=libicu74; done
+fi
 # npm is not listed: the image's Node.js (nodesource) bundles it, and Debian's
 # npm package conflicts with that nodejs ("held broken packages").
 missing=()

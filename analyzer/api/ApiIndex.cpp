@@ -213,6 +213,7 @@ const char *roleName(Role R) {
     ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect) ROLE(UniformValue)
     ROLE(ShapeQuery) ROLE(Wait) ROLE(TimeoutConstant) ROLE(GroupStart)
     ROLE(GroupEnd) ROLE(DataLoaderIterate) ROLE(SizeArgument)
+    ROLE(DeviceLaunch) ROLE(Clock) ROLE(HostVisibleAlloc)
 #undef ROLE
   }
   return "?";

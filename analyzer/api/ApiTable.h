@@ -70,6 +70,13 @@ enum class Role : uint8_t {
   SizeArgument, ///< Tensor factory / view whose integer argument Args.Count
                 ///< is a size or length (int-array size parameters count
                 ///< without a row): the result's shape follows it.
+  DeviceLaunch, ///< Queues computation on the device (kernel launch, cuBLAS):
+                ///< a loop doing it every iteration is a step loop.
+  Clock,        ///< Reads a host clock or device timing: loops that time
+                ///< collectives are benchmarks, not training.
+  HostVisibleAlloc, ///< Allocates host memory the device writes (pinned,
+                    ///< mapped, managed; Args.Out): host reads of it after a
+                    ///< sync need that sync.
 };
 
 const char *roleName(Role R);

@@ -145,6 +145,9 @@ const ApiEntry Rows[] = {
      A.timeout(3)},
     {F, Role::TimeoutKnob, "c10d::Store::Store", A.timeout(0).numParams(1)},
     {F, Role::TimeoutKnob, "c10d::Store::setTimeout", A.timeout(0)},
+    // Raw Gloo (the transport under c10d's Gloo backend): a context's
+    // timeout bounds every wait of its collectives.
+    {F, Role::TimeoutKnob, "gloo::Context::setTimeout", A.timeout(0)},
     {F, Role::TimeoutKnob, "c10d::TCPStore::TCPStore",
      A.timeout(4).numParams(6), "1.13 deprecated (host, port, ...) overload"},
     {F, Role::TimeoutKnob, "c10d::TCPStore::TCPStore",
@@ -157,6 +160,7 @@ const ApiEntry Rows[] = {
     // Named timeout values.
     {F, Role::TimeoutConstant, "kNoTimeout", A, "none"},
     {F, Role::TimeoutConstant, "c10d::Store::kNoTimeout", A, "none"},
+    {F, Role::TimeoutConstant, "gloo::kNoTimeout", A, "none"},
     {F, Role::TimeoutConstant, "c10d::Store::kDefaultTimeout", A, "default"},
     {F, Role::TimeoutConstant, "c10d::kUnsetTimeout", A, "unset"},
     {F, Role::TimeoutConstant, "kProcessGroupDefaultTimeout", A, "default"},

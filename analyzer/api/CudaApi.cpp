@@ -41,6 +41,19 @@ const ApiEntry Rows[] = {
     {F, Role::LocalDataSource, "cudaEventQuery", A, "completion state"},
     {F, Role::LocalDataSource, "cudaEventElapsedTime", A.out(0),
      "local timing"},
+    {F, Role::Clock, "cudaEventElapsedTime", A.out(0)},
+
+    // Device work queued on a stream: kernels and cuBLAS (cublas_v2.h
+    // names the _v2 entry points through macros).
+    {F, Role::DeviceLaunch, "cudaLaunchKernel", A.stream(5)},
+    {F, Role::DeviceLaunch, "cublasSgemm_v2", A},
+    {F, Role::DeviceLaunch, "cublasDgemm_v2", A},
+    {F, Role::DeviceLaunch, "cublasSaxpy_v2", A},
+
+    // Host memory the device reads or writes directly.
+    {F, Role::HostVisibleAlloc, "cudaMallocHost", A.out(0)},
+    {F, Role::HostVisibleAlloc, "cudaHostAlloc", A.out(0)},
+    {F, Role::HostVisibleAlloc, "cudaMallocManaged", A.out(0)},
 };
 
 } // namespace

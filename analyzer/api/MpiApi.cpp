@@ -71,6 +71,66 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Ireduce_scatter_block",
      ScanArgs.comm(5).request(6)},
     {F, Role::Collective, "MPI_Iscan", ScanArgs.comm(5).request(6)},
+    {F, Role::Collective, "MPI_Iexscan", ScanArgs.comm(5).request(6)},
+    {F, Role::Collective, "MPI_Igatherv",
+     A.send(0).dtype(2).recvVaries(3).root(7).comm(8).request(9)},
+    {F, Role::Collective, "MPI_Iscatterv",
+     A.send(0).recvVaries(4).dtype(6).root(7).comm(8).request(9)},
+    {F, Role::Collective, "MPI_Iallgatherv",
+     A.send(0).dtype(2).recv(3).comm(7).request(8)},
+    {F, Role::Collective, "MPI_Ialltoallv",
+     A.send(0).dtype(3).recvVaries(4).comm(8).request(9)},
+    {F, Role::Collective, "MPI_Alltoallw", A.send(0).recvVaries(4).comm(8)},
+    {F, Role::Collective, "MPI_Ialltoallw",
+     A.send(0).recvVaries(4).comm(8).request(9)},
+    {F, Role::Collective, "MPI_Ireduce_scatter",
+     A.send(0).recvVaries(1).dtype(3).op(4).comm(5).request(6)},
+
+    // Neighborhood collectives: collective over the whole communicator
+    // (every member calls them, in the same order); counts are per neighbor.
+    {F, Role::Collective, "MPI_Neighbor_allgather",
+     GatherArgs.recvVaries(3).comm(6)},
+    {F, Role::Collective, "MPI_Ineighbor_allgather",
+     GatherArgs.recvVaries(3).comm(6).request(7)},
+    {F, Role::Collective, "MPI_Neighbor_allgatherv",
+     A.send(0).dtype(2).recvVaries(3).comm(7)},
+    {F, Role::Collective, "MPI_Ineighbor_allgatherv",
+     A.send(0).dtype(2).recvVaries(3).comm(7).request(8)},
+    {F, Role::Collective, "MPI_Neighbor_alltoall",
+     GatherArgs.recvVaries(3).comm(6)},
+    {F, Role::Collective, "MPI_Ineighbor_alltoall",
+     GatherArgs.recvVaries(3).comm(6).request(7)},
+    {F, Role::Collective, "MPI_Neighbor_alltoallv",
+     A.send(0).dtype(3).recvVaries(4).comm(8)},
+    {F, Role::Collective, "MPI_Ineighbor_alltoallv",
+     A.send(0).dtype(3).recvVaries(4).comm(8).request(9)},
+    {F, Role::Collective, "MPI_Neighbor_alltoallw",
+     A.send(0).recvVaries(4).comm(8)},
+    {F, Role::Collective, "MPI_Ineighbor_alltoallw",
+     A.send(0).recvVaries(4).comm(8).request(9)},
+
+    // MPI-4 persistent collectives: the *_init call is itself collective
+    // (every member, same order); MPI_Start then runs the operation.
+    {F, Role::Collective, "MPI_Barrier_init", A.comm(0).request(2)},
+    {F, Role::Collective, "MPI_Bcast_init",
+     A.send(0).recv(0).count(1).dtype(2).root(3).comm(4).request(6)},
+    {F, Role::Collective, "MPI_Reduce_init",
+     A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6).request(
+         8)},
+    {F, Role::Collective, "MPI_Allreduce_init",
+     AllreduceArgs.comm(5).request(7)},
+    {F, Role::Collective, "MPI_Gather_init",
+     GatherArgs.recvVaries(3).root(6).comm(7).request(9)},
+    {F, Role::Collective, "MPI_Scatter_init",
+     A.send(0).recvVaries(3).count(4).dtype(5).root(6).comm(7).request(9)},
+    {F, Role::Collective, "MPI_Allgather_init",
+     GatherArgs.recv(3).comm(6).request(8)},
+    {F, Role::Collective, "MPI_Alltoall_init",
+     GatherArgs.recvVaries(3).comm(6).request(8)},
+    {F, Role::Collective, "MPI_Reduce_scatter_block_init",
+     ScanArgs.comm(5).request(7)},
+    {F, Role::Collective, "MPI_Scan_init", ScanArgs.comm(5).request(7)},
+    {F, Role::Collective, "MPI_Exscan_init", ScanArgs.comm(5).request(7)},
 
     // Communicator management is collective over the parent communicator.
     {F, Role::Collective, "MPI_Comm_split", A.comm(0)},
@@ -80,7 +140,6 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Comm_free", A.comm(0)},
     {F, Role::CommSplit, "MPI_Comm_split", A.comm(0).color(1).out(3)},
     {F, Role::CommSplit, "MPI_Comm_split_type", A.comm(0).color(1).out(4)},
-    {F, Role::CommSplit, "MPI_Comm_dup", A.comm(0).out(1)},
     {F, Role::CommSplit, "MPI_Comm_create", A.comm(0).out(2)},
 
     // MPI_Init/MPI_Finalize are collective in the standard but are left out:
@@ -117,6 +176,7 @@ const ApiEntry Rows[] = {
     // Values that differ per rank without a rank id: timing, completion
     // state, host names.
     {F, Role::LocalDataSource, "MPI_Wtime", A, "local clock"},
+    {F, Role::Clock, "MPI_Wtime", A},
     {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0),
      "host name"},
     {F, Role::LocalDataSource, "MPI_Test", A.out(1), "completion state"},

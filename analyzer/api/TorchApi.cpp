@@ -21,6 +21,8 @@ const ApiEntry Rows[] = {
     {F, Role::StreamSync, "c10::cuda::CUDAStream::synchronize", A},
     {F, Role::StreamSync, "c10::cuda::stream_synchronize", A.stream(0)},
     {F, Role::EventSync, "at::cuda::CUDAEvent::synchronize", A},
+    // Releasing the cached blocks calls cudaFree, which waits for the device.
+    {F, Role::DeviceSync, "c10::cuda::CUDACachingAllocator::emptyCache", A},
 
     // Implicit synchronization: the host reads device data.
     {F, Role::ImplicitSync, "at::Tensor::item", A},

@@ -128,6 +128,40 @@ cleanCommandLine(std::vector<std::string> Argv, const std::string &ResourceDir,
   return Out;
 }
 
+bool isGccCompiler(llvm::StringRef Compiler) {
+  llvm::SmallString<256> Real;
+  llvm::StringRef Name = llvm::sys::path::filename(Compiler);
+  // cc / c++ / mpicc are links or wrappers: look at what they point to.
+  if (!llvm::sys::fs::real_path(Compiler, Real) &&
+      !llvm::sys::path::filename(Real).contains("clang") &&
+      (Name == "cc" || Name == "c++"))
+    Name = llvm::sys::path::filename(Real);
+  if (Name.contains("clang"))
+    return false;
+  // gcc, g++, x86_64-linux-gnu-gcc-12, g++-12, mpicc / mpicxx / mpic++
+  // (Open MPI and MPICH wrap the system GCC on Debian).
+  return Name.contains("gcc") || Name.contains("g++") || Name == "cc" ||
+         Name == "c++" || Name.starts_with("mpic") || Name == "mpiCC";
+}
+
+std::string relaxForGcc(std::vector<std::string> &Argv) {
+  if (Argv.empty() || !isGccCompiler(Argv[0]))
+    return "";
+  // Clang errors (DefaultError warnings) that GCC 12 only warns about.
+  static const char *const Relaxed[] = {
+      "implicit-function-declaration", "implicit-int", "int-conversion",
+      "incompatible-function-pointer-types", "c++11-narrowing"};
+  std::vector<std::string> Flags;
+  std::string What;
+  for (const char *Group : Relaxed) {
+    Flags.push_back(std::string("-Wno-error=") + Group);
+    What += (What.empty() ? "-W" : ", -W") + std::string(Group);
+  }
+  Argv.insert(Argv.begin() + 1, Flags.begin(), Flags.end());
+  return "compiled like GCC (" + llvm::sys::path::filename(Argv[0]).str() +
+         "): " + What + " are warnings, not errors";
+}
+
 const tooling::CompilationDatabase *
 DatabaseCache::loadDir(const std::string &Dir, std::string &Error,
                        bool &Found) {
@@ -214,6 +248,52 @@ std::vector<std::string> buildDirsOfCwd() {
   }
   std::sort(Dirs.begin(), Dirs.end());
   return Dirs;
+}
+
+std::string projectDirOf(const std::string &File) {
+  llvm::StringRef Dir = llvm::sys::path::parent_path(File);
+  while (!Dir.empty()) {
+    llvm::SmallString<256> Git(Dir), Lists(Dir);
+    llvm::sys::path::append(Git, ".git");
+    llvm::sys::path::append(Lists, "CMakeLists.txt");
+    if (llvm::sys::fs::exists(Git))
+      return Dir.str();
+    if (auto Buffer = llvm::MemoryBuffer::getFile(Lists))
+      if ((*Buffer)->getBuffer().contains_insensitive("project("))
+        return Dir.str();
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  return "";
+}
+
+bool hasEntryUnder(const tooling::CompilationDatabase &DB,
+                   const std::string &Dir) {
+  if (Dir.empty())
+    return true;
+  for (const std::string &F : DB.getAllFiles())
+    if (isUnder(normalizePath(F), Dir))
+      return true;
+  return false;
+}
+
+std::string describeOrigin(const std::string &DatabaseDir,
+                           const tooling::CompileCommand &Cmd) {
+  llvm::SmallString<256> Path(DatabaseDir);
+  llvm::sys::path::append(Path, "compile_commands.json");
+  if (!llvm::sys::fs::exists(Path)) {
+    Path = DatabaseDir;
+    llvm::sys::path::append(Path, "compile_flags.txt");
+  }
+  std::string Out = "compile database " + std::string(Path);
+  llvm::StringRef From(Cmd.Heuristic);
+  if (From.consume_front("inferred from "))
+    Out += ", command borrowed from " + From.str();
+  else if (!From.empty())
+    Out += " (" + From.str() + ")";
+  return Out;
 }
 
 } // namespace distlint

@@ -10,13 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Merge.h"
-#include "ResultCache.h"
 #include "RuleDocs.h"
 #include "Runner.h"
-#include "Shard.h"
+#include "SpeedOptions.h"
 #include "Rule.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
+#include "report/ExportFixes.h"
+#include "report/Glob.h"
+#include "report/AtomicFile.h"
 #include "report/Output.h"
 #include "report/Paths.h"
 
@@ -30,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,7 +40,7 @@ using namespace llvm;
 using namespace distlint;
 
 namespace {
-cl::OptionCategory Category("distlint options");
+cl::OptionCategory &Category = cliCategory();
 
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source files...>"),
                               cl::cat(Category));
@@ -58,6 +61,39 @@ cl::opt<std::string> Jobs("j",
                                 "not depend on it"),
                        cl::value_desc("N"), cl::Prefix,
                        cl::cat(Category));
+cl::opt<std::string> Checks(
+    "checks",
+    cl::desc("clang-tidy's -checks: globs selecting rules, applied after the "
+             "config files' Rules/Checks (same as --rules)"),
+    cl::value_desc("globs"), cl::cat(Category));
+cl::opt<std::string> HeaderFilter(
+    "header-filter",
+    cl::desc("Report findings in (non-system) headers only where this regex "
+             "matches the header's absolute path; the main file is always "
+             "reported. Default: every header of your project"),
+    cl::value_desc("regex"), cl::cat(Category));
+cl::opt<std::string> ExcludeHeaderFilter(
+    "exclude-header-filter",
+    cl::desc("Never report findings in headers whose path matches this regex"),
+    cl::value_desc("regex"), cl::cat(Category));
+cl::opt<std::string> WarningsAsErrors(
+    "warnings-as-errors",
+    cl::desc("Report findings of rules matching these globs as errors"),
+    cl::value_desc("globs"), cl::cat(Category));
+cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the findings and their fixes to this file as clang-tidy's "
+             "YAML (for clang-apply-replacements)"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> Fix("fix", cl::desc("Apply the fixes in place"),
+                  cl::cat(Category));
+cl::opt<bool> FixErrors(
+    "fix-errors",
+    cl::desc("Apply the fixes even if some file had compile errors"),
+    cl::cat(Category));
+cl::opt<bool> UseColor("use-color",
+                       cl::desc("Color text output (default: on a terminal)"),
+                       cl::cat(Category));
 cl::opt<std::string> Rules(
     "rules",
     cl::desc("Comma-separated globs selecting rules, applied after config "
@@ -65,6 +101,8 @@ cl::opt<std::string> Rules(
     cl::value_desc("globs"), cl::cat(Category));
 cl::opt<bool> ListRules("list-rules", cl::desc("List the enabled rules and exit"),
                         cl::cat(Category));
+cl::alias ListChecks("list-checks", cl::desc("Alias for --list-rules"),
+                     cl::aliasopt(ListRules), cl::cat(Category));
 cl::opt<std::string> Explain("explain",
                              cl::desc("Print a rule's documentation and exit"),
                              cl::value_desc("rule"), cl::cat(Category));
@@ -76,10 +114,15 @@ cl::list<std::string> ExtraArgsBefore(
     cl::desc("Add this argument to the start of every compile command"),
     cl::cat(Category));
 cl::opt<std::string> ConfigFile(
-    "config",
+    "config-file",
     cl::desc("Use this config file for every source instead of the nearest "
              ".distlint.yaml"),
     cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> InlineConfig(
+    "config",
+    cl::desc("clang-tidy's -config: YAML config text used for every source, "
+             "e.g. \"{Checks: '-*,distlint-missing-*'}\""),
+    cl::value_desc("yaml"), cl::cat(Category));
 cl::opt<std::string> Format("format", cl::desc("Output format: text, json or sarif"),
                             cl::value_desc("text|json|sarif"), cl::init("text"),
                             cl::cat(Category));
@@ -116,45 +159,81 @@ cl::opt<bool> Quiet("quiet", cl::desc("No progress or summary on stderr"),
 cl::opt<bool> Lsp("lsp",
                   cl::desc("Run as a language server on stdin/stdout"),
                   cl::cat(Category));
-// Speed (issue 14): analyzer/driver/{Preamble,ResultCache,Shard}.h.
-cl::opt<bool> NoPreambleSharing(
-    "no-preamble-sharing",
-    cl::desc("Parse every TU's includes itself instead of sharing one "
-             "precompiled preamble between TUs that start alike"),
-    cl::cat(Category));
-cl::opt<bool> AlwaysSharePreamble(
-    "always-build-preamble", cl::Hidden,
-    cl::desc("Build a precompiled preamble even for a single TU (tests)"),
-    cl::cat(Category));
-cl::opt<std::string> CacheDir(
-    "cache-dir",
-    cl::desc("Result cache directory (default $XDG_CACHE_HOME/distlint)"),
-    cl::value_desc("dir"), cl::cat(Category));
-cl::opt<bool> NoCache("no-cache",
-                      cl::desc("Neither read nor write the result cache"),
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say which compile database (and borrowed "
+                               "command) each file uses, how compile "
+                               "commands were adjusted, which TUs shared "
+                               "which preamble, and cache hits"),
                       cl::cat(Category));
-cl::opt<std::string> CacheSize(
-    "cache-size",
-    cl::desc("Size limit of the cache directory (default 5G); least "
-             "recently used entries are evicted"),
-    cl::value_desc("N[K|M|G]"), cl::cat(Category));
-cl::opt<std::string> RemoteStorageUrl(
-    "remote-storage",
-    cl::desc("Shared result cache, ccache's URL forms: http://host[:port]/path "
-             "or redis://host[:port], optionally followed by |read-only"),
-    cl::value_desc("url"), cl::cat(Category));
-cl::opt<std::string> Shard(
-    "shard",
-    cl::desc("Analyze only part K of N of the TUs (CI matrices; combine the "
-             "reports with `distlint merge`)"),
-    cl::value_desc("K/N"), cl::cat(Category));
-cl::opt<bool> Verbose(
-    "verbose",
-    cl::desc("Say which TUs shared which preamble, and cache hits"),
+cl::opt<bool> NoIsolation(
+    "no-isolation",
+    cl::desc("Analyze in this process instead of one process per translation "
+             "unit (for debuggers; a crash may end the whole run)"),
     cl::cat(Category));
+cl::opt<std::string> CrashReport(
+    "crash-report",
+    cl::desc("Save a report (stack dump, compile command) per translation "
+             "unit whose analysis crashed into this directory"),
+    cl::value_desc("dir"), cl::cat(Category));
+/// --rules globs, split like GlobList does.
+std::vector<StringRef> split(StringRef Globs) {
+  SmallVector<StringRef> Parts;
+  Globs.split(Parts, ',', -1, false);
+  return {Parts.begin(), Parts.end()};
+}
+
 cl::opt<bool> PrintResourceDir("print-resource-dir", cl::Hidden,
                                cl::desc("Print the Clang resource directory used"),
                                cl::cat(Category));
+
+/// clang-tidy options distlint does not implement: named in the error, so
+/// a clang-tidy command line fails loudly instead of half-working.
+constexpr const char *UnsupportedTidyOptions[] = {
+    "dump-config",         "explain-config",          "format-style",
+    "system-headers",      "store-check-profile",     "enable-check-profile",
+    "vfsoverlay",          "allow-no-checks",         "load",
+    "enable-module-headers-parsing", "allow-enabling-analyzer-alpha-checkers",
+    "checks-file", "export-fixes-dir"};
+
+/// llvm::cl accepts some arguments it does not know (`-header-filter=x` was
+/// read as `-h` and printed the help). Every argument before `--` must name
+/// one of our options exactly; returns the error for the first that does
+/// not.
+std::string firstUnknownOption(ArrayRef<const char *> Args) {
+  StringMap<cl::Option *> &Known = cl::getRegisteredOptions();
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef Arg = Args[I];
+    if (!Arg.starts_with("-") || Arg == "-")
+      continue;
+    StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+    auto [Key, Value] = Name.split('=');
+    bool HasValue = Name.contains('=');
+    auto It = Known.find(Key);
+    if (It != Known.end()) {
+      cl::Option *O = It->second;
+      // -h / -help take no value; "-h=..." is not help.
+      if (HasValue && (Key == "h" || Key == "help"))
+        return "unknown option '" + Arg.str() + "' (see --help)";
+      if (!HasValue && O->getValueExpectedFlag() == cl::ValueRequired)
+        ++I; // "-p build": the value is the next argument
+      continue;
+    }
+    bool Prefixed = false;
+    for (auto &Entry : Known)
+      if (Entry.second->getFormattingFlag() == cl::Prefix &&
+          !Entry.getKey().empty() && Key.starts_with(Entry.getKey()))
+        Prefixed = true; // -j4
+    if (Prefixed)
+      continue;
+    for (const char *Tidy : UnsupportedTidyOptions)
+      if (Key == Tidy)
+        return "clang-tidy's option '" + Arg.str() +
+               "' is not supported by distlint (see the README's clang-tidy "
+               "table)";
+    return "unknown option '" + Arg.str() + "' (see --help)";
+  }
+  return "";
+}
 
 int toolError(const Twine &Message) {
   errs() << "distlint: error: " << Message << "\n";
@@ -171,30 +250,6 @@ std::string displayPath(StringRef Path) {
 void printVersion(raw_ostream &OS) {
   OS << "distlint " << toolVersion() << " (Clang " << CLANG_VERSION_STRING
      << ")\n";
-}
-
-/// --no-preamble-sharing, --cache-*, --remote-storage, --shard, --verbose.
-bool applySpeedOptions(DriverOptions &Opts, std::string &Error) {
-  Opts.Preambles = NoPreambleSharing ? DriverOptions::PreambleSharing::Off
-                   : AlwaysSharePreamble
-                       ? DriverOptions::PreambleSharing::Always
-                       : DriverOptions::PreambleSharing::Auto;
-  Opts.CacheDir = CacheDir;
-  Opts.UseCache = !NoCache;
-  if (!CacheSize.empty() && !parseByteSize(CacheSize, Opts.CacheMaxBytes)) {
-    Error = "--cache-size expects a size like 500M or 5G, not '" + CacheSize +
-            "'";
-    return false;
-  }
-  Opts.RemoteStorage = RemoteStorageUrl;
-  if (!Shard.empty() &&
-      !parseShard(Shard, Opts.ShardIndex, Opts.ShardCount, Error))
-    return false;
-  if (Verbose)
-    Opts.Verbose = [](const std::string &Line) {
-      errs() << "distlint: " << Line << "\n";
-    };
-  return true;
 }
 } // namespace
 
@@ -217,6 +272,9 @@ int main(int argc, const char **argv) {
 
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
+  std::string Unknown = firstUnknownOption(Args);
+  if (!Unknown.empty())
+    return toolError(Unknown);
   std::string ParseErrors;
   raw_string_ostream ParseErrorStream(ParseErrors);
   if (!cl::ParseCommandLineOptions(
@@ -236,11 +294,33 @@ int main(int argc, const char **argv) {
   Opts.ExtraArgs = ExtraArgs;
   Opts.ExtraArgsBefore = ExtraArgsBefore;
   Opts.ResourceDir = ResourceDir;
-  Opts.RuleGlobs = Rules;
+  // clang-tidy's -checks and distlint's --rules are the same glob list.
+  std::string RuleGlobs = Checks;
+  if (!Rules.empty())
+    RuleGlobs += (RuleGlobs.empty() ? "" : ",") + Rules;
+  Opts.RuleGlobs = RuleGlobs;
   Opts.ConfigFile = ConfigFile;
+  Opts.InlineConfig = InlineConfig;
+  Opts.WarningsAsErrors = WarningsAsErrors;
+  if (HeaderFilter.getNumOccurrences())
+    Opts.HeaderFilter = HeaderFilter.getValue();
+  if (ExcludeHeaderFilter.getNumOccurrences())
+    Opts.ExcludeHeaderFilter = ExcludeHeaderFilter.getValue();
+  if (InlineConfig.getNumOccurrences() && InlineConfig.empty())
+    Opts.InlineConfig.clear(); // clang-tidy: empty -config = file lookup
+  if (!InlineConfig.empty() && !ConfigFile.empty())
+    return toolError("-config and --config-file cannot be combined");
   Opts.LineFilter = LineFilterJson;
   Opts.DiffRevision = DiffRevision;
   Opts.BaselineFile = BaselineFile;
+  Opts.Isolate = !NoIsolation;
+  Opts.CrashReportDir = CrashReport;
+  if (Verbose)
+    Opts.Verbose = [](const std::string &File, const std::string &Line) {
+      errs() << "distlint: "
+             << (File.empty() ? std::string() : displayPath(File) + ": ")
+             << Line << "\n";
+    };
   if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
     return toolError("-j expects a number of jobs, not '" + Jobs + "'");
   if (std::string Error; !applySpeedOptions(Opts, Error))
@@ -264,7 +344,7 @@ int main(int argc, const char **argv) {
   // Rules enabled by the config of the current directory and --rules.
   DistlintConfig CwdConfig;
   {
-    ConfigResolver Resolver(ConfigFile);
+    ConfigResolver Resolver(ConfigFile, InlineConfig);
     SmallString<256> Probe;
     sys::fs::current_path(Probe);
     sys::path::append(Probe, "-");
@@ -274,16 +354,32 @@ int main(int argc, const char **argv) {
   }
   std::vector<const RuleInfo *> Enabled;
   for (const RuleInfo &R : allRules())
-    if (CwdConfig.ruleEnabled(R.Id, Rules))
+    if (CwdConfig.ruleEnabled(R.Id, RuleGlobs))
       Enabled.push_back(&R);
+  // A positive --rules glob that names no rule is a typo, not a choice.
+  for (StringRef Glob : split(Rules)) {
+    Glob = Glob.trim();
+    if (Glob.empty() || Glob.starts_with("-"))
+      continue;
+    bool Matches = false;
+    for (const RuleInfo &R : allRules())
+      Matches |= globMatches(Glob, R.Id);
+    if (!Matches)
+      return toolError("--rules glob '" + Glob + "' matches no rule (see "
+                       "--list-rules)");
+  }
   if (ListRules) {
+    if (Enabled.empty())
+      return toolError("--rules='" + Rules +
+                       "' and the config enable no rule");
     outs() << "Enabled rules:\n";
     for (const RuleInfo *R : Enabled)
       outs() << "    " << R->Id << "\n";
     return 0;
   }
-  if (Enabled.empty() && !Rules.empty())
-    return toolError("--rules='" + Rules + "' enables no rule (see --list-rules)");
+  if (Enabled.empty() && !RuleGlobs.empty())
+    return toolError(std::string(Checks.empty() ? "--rules='" : "-checks='") +
+                     RuleGlobs + "' enables no rule (see --list-rules)");
 
   if (Lsp)
     return runLspServer(Opts);
@@ -313,24 +409,27 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return toolError("no input files (give source files or --all; see --help)");
 
-  // Open the output before the (long) analysis so a bad path fails fast.
-  std::unique_ptr<raw_fd_ostream> FileOut;
-  if (!OutputFile.empty()) {
-    std::error_code EC;
-    FileOut = std::make_unique<raw_fd_ostream>(OutputFile, EC, sys::fs::OF_Text);
-    if (EC)
-      return toolError("cannot write " + OutputFile + ": " + EC.message());
-  }
-  std::unique_ptr<raw_fd_ostream> BaselineOut;
+  // Open the output before the (long) analysis so a bad path fails fast;
+  // it replaces the target only once complete (AtomicFile.h).
+  std::string OpenError;
+  AtomicOutputFile FileOut;
+  if (!OutputFile.empty() && !FileOut.open(OutputFile, OpenError))
+    return toolError(OpenError);
+  AtomicOutputFile BaselineOut;
   if (!WriteBaselineFile.empty()) {
-    std::error_code EC;
-    BaselineOut =
-        std::make_unique<raw_fd_ostream>(WriteBaselineFile, EC, sys::fs::OF_Text);
-    if (EC)
-      return toolError("cannot write " + WriteBaselineFile + ": " + EC.message());
+    if (!BaselineOut.open(WriteBaselineFile, OpenError))
+      return toolError(OpenError);
     // A baseline records everything, whatever the filters.
     Opts.LineFilter.clear();
     Opts.DiffRevision.clear();
+  }
+  std::unique_ptr<raw_fd_ostream> FixesOut;
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    FixesOut =
+        std::make_unique<raw_fd_ostream>(ExportFixes, EC, sys::fs::OF_Text);
+    if (EC)
+      return toolError("cannot write " + ExportFixes + ": " + EC.message());
   }
 
   if (!Quiet && Files.size() > 1 && sys::Process::StandardErrIsDisplayed())
@@ -342,11 +441,21 @@ int main(int argc, const char **argv) {
   RunStats Stats;
   AnalysisResult Result = analyzeFiles(Files, Opts, &Fatal, &Stats);
 
+  // A file skipped because of a tool error already printed (a malformed
+  // config) is listed in JSON/SARIF, but its line here would repeat it.
+  std::vector<distlint::FileError> Shown;
+  for (const distlint::FileError &E : Result.Errors)
+    if (!llvm::any_of(Fatal, [&](const std::string &F) {
+          return E.Message == "not analyzed: " + F;
+        }))
+      Shown.push_back(E);
   OutputOptions OutOpts = outputOptionsFor(Opts);
-  raw_ostream &OS = FileOut ? *FileOut : outs();
-  OutOpts.Color = !FileOut && Fmt == OutputFormat::Text &&
-                  sys::Process::StandardOutIsDisplayed();
-  if (!Fatal.empty() && Result.Findings.empty() && Result.Errors.empty()) {
+  raw_ostream &OS = FileOut.isOpen() ? FileOut.os() : outs();
+  OutOpts.Color = UseColor.getNumOccurrences()
+                      ? bool(UseColor)
+                      : !FileOut.isOpen() && Fmt == OutputFormat::Text &&
+                            sys::Process::StandardOutIsDisplayed();
+  if (!Fatal.empty() && Result.Findings.empty() && Shown.empty()) {
     // Nothing was analyzed: only the reason, on one line.
     for (const std::string &F : Fatal)
       toolError(F);
@@ -354,36 +463,77 @@ int main(int argc, const char **argv) {
   }
   writeResult(Fmt, Result, OutOpts, OS);
   OS.flush();
+  if (FileOut.isOpen() && !FileOut.commit(OpenError))
+    return toolError(OpenError);
   for (const std::string &F : Fatal)
     toolError(F);
-  if (Fmt != OutputFormat::Text || FileOut)
-    for (const distlint::FileError &E : Result.Errors)
-      errs() << E.File << ": error: " << E.Message << "\n";
+  // Where problem matchers and CI annotations look: stderr, clang's form.
+  writeToolErrors(Shown, errs(),
+                  UseColor.getNumOccurrences()
+                      ? bool(UseColor)
+                      : sys::Process::StandardErrIsDisplayed());
 
-  if (BaselineOut) {
-    writeBaseline(Result.Findings, OutOpts.ProjectRoot, *BaselineOut);
-    BaselineOut->close();
-    if (BaselineOut->has_error())
-      return toolError("cannot write " + WriteBaselineFile);
+  if (FixesOut) {
+    writeExportFixes(Result.Findings, Files.size() == 1 ? normalizePath(Files[0]) : "",
+                     normalizePath("."), *FixesOut);
+    FixesOut->close();
+    if (FixesOut->has_error())
+      return toolError("cannot write " + ExportFixes);
+  }
+  if (Fix || FixErrors) {
+    if (!Result.Errors.empty() && !FixErrors) {
+      errs() << "distlint: found compiler errors, but --fix-errors was not "
+                "given; fixes have NOT been applied\n";
+    } else {
+      FixStats FS;
+      std::string Error;
+      if (!applyFixes(Result.Findings, FS, Error))
+        return toolError(Error);
+      if (!Quiet)
+        errs() << "distlint: applied " << FS.Applied << " fix(es) to "
+               << FS.Files << " file(s)"
+               << (FS.Conflicting ? ", skipped " + std::to_string(FS.Conflicting) +
+                                        " overlapping"
+                                  : std::string())
+               << "\n";
+    }
+  }
+
+  std::set<std::string> FailedFiles;
+  for (const distlint::FileError &E : Result.Errors)
+    FailedFiles.insert(E.File);
+  if (BaselineOut.isOpen()) {
+    writeBaseline(Result.Findings, OutOpts.ProjectRoot, BaselineOut.os());
+    if (!BaselineOut.commit(OpenError))
+      return toolError(OpenError);
     if (!Quiet)
       errs() << "distlint: wrote " << Result.Findings.size()
              << " finding(s) to baseline " << WriteBaselineFile << "\n";
-  } else if (!Quiet && (!Result.Findings.empty() || Stats.SuppressedByNoLint ||
-                        Stats.RemovedByBaseline || Stats.RemovedByFilters)) {
+  } else if (!Quiet && (!Result.Findings.empty() || !FailedFiles.empty() ||
+                        Stats.SuppressedByNoLint || Stats.RemovedByBaseline ||
+                        Stats.RemovedByFilters || Stats.RemovedByHeaderFilter)) {
     errs() << "distlint: " << Result.Findings.size() << " finding(s) in "
            << Stats.TranslationUnits << " translation unit(s)";
+    if (!FailedFiles.empty())
+      errs() << ", " << FailedFiles.size() << " file(s) failed";
     if (Stats.SuppressedByNoLint)
       errs() << ", " << Stats.SuppressedByNoLint << " suppressed by NOLINT";
     if (Stats.RemovedByBaseline)
       errs() << ", " << Stats.RemovedByBaseline << " in the baseline";
     if (Stats.RemovedByFilters)
       errs() << ", " << Stats.RemovedByFilters << " outside the line filter/diff";
+    if (Stats.RemovedByHeaderFilter)
+      errs() << ", " << Stats.RemovedByHeaderFilter
+             << " in headers outside the header filter";
     errs() << "\n";
+  } else if (!Quiet && Fatal.empty() && sys::Process::StandardErrIsDisplayed()) {
+    errs() << "distlint: no findings in " << Stats.TranslationUnits
+           << " translation unit(s)\n";
   }
 
   if (!Fatal.empty() || !Result.Errors.empty())
     return 2;
-  if (BaselineOut || NeverFail)
+  if (!WriteBaselineFile.empty() || NeverFail)
     return 0;
   for (const Finding &F : Result.Findings)
     if (F.Sev >= FailThreshold)

@@ -164,8 +164,10 @@ std::string memoryPchPath(const std::string &Key) {
 }
 } // namespace
 
-PreambleStore::PreambleStore(std::string CacheDir, ContentHasher &Hasher)
-    : Dir(CacheDir.empty() ? "" : CacheDir + "/preamble"), Hasher(Hasher) {}
+PreambleStore::PreambleStore(std::string CacheDir, std::string RunId,
+                             ContentHasher &Hasher)
+    : Dir(CacheDir.empty() ? "" : CacheDir + "/preamble"),
+      RunId(std::move(RunId)), Hasher(Hasher) {}
 PreambleStore::~PreambleStore() = default;
 
 std::shared_ptr<SharedPreamble> PreambleStore::slot(const std::string &Key) {
@@ -226,7 +228,8 @@ bool PreambleStore::load(SharedPreamble &P) {
   P.Pch = std::move(*Pch);
   P.Dependencies = std::move(Files);
   P.BuiltFrom = O->getString("builtFrom").value_or("").str();
-  P.LoadedFromDisk = true;
+  P.BuildSeconds = O->getNumber("seconds").value_or(0);
+  P.FromEarlierRun = O->getString("run").value_or("") != RunId;
   touchFile(pathFor(P.Key, ".meta"));
   return true;
 }
@@ -240,6 +243,8 @@ void PreambleStore::store(const SharedPreamble &P) {
   for (unsigned O : P.BuilderTokenOffsets)
     Offsets.push_back(static_cast<int64_t>(O));
   llvm::json::Object Meta{{"builtFrom", P.BuiltFrom},
+                          {"seconds", P.BuildSeconds},
+                          {"run", RunId},
                           {"dependencies", std::move(Deps)},
                           {"tokens", std::move(Offsets)}};
   std::string Text;
@@ -255,8 +260,6 @@ void PreambleStore::build(SharedPreamble &P, const PreambleShape &Shape,
                           FileManager &Files,
                           std::shared_ptr<PCHContainerOperations> Ops,
                           const std::string &MainFile) {
-  if (load(P))
-    return;
   auto Start = std::chrono::steady_clock::now();
   IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS(&Files.getVirtualFileSystem());
   auto Main = VFS->getBufferForFile(MainFile);
@@ -293,15 +296,23 @@ void PreambleStore::build(SharedPreamble &P, const PreambleShape &Shape,
   store(P);
 }
 
+bool PreambleStore::preload(const std::string &Key) {
+  std::shared_ptr<SharedPreamble> P = slot(Key);
+  std::lock_guard<std::mutex> Lock(P->Mutex);
+  return P->Pch || load(*P);
+}
+
 SharedPreamble *
 PreambleStore::ensure(const PreambleShape &Shape,
                       const CompilerInvocation &Invocation, FileManager &Files,
                       std::shared_ptr<PCHContainerOperations> Ops,
-                      const std::string &MainFile) {
+                      const std::string &MainFile, bool MayBuild) {
   std::shared_ptr<SharedPreamble> P = slot(Shape.Key);
-  std::call_once(P->Once, [&] {
-    build(*P, Shape, Invocation, Files, std::move(Ops), MainFile);
-  });
+  {
+    std::lock_guard<std::mutex> Lock(P->Mutex);
+    if (!P->Pch && !load(*P) && MayBuild)
+      build(*P, Shape, Invocation, Files, std::move(Ops), MainFile);
+  }
   if (!P->Pch || P->BuilderTokenOffsets.size() != Shape.TokenOffsets.size())
     return nullptr;
   std::lock_guard<std::mutex> Lock(P->UsersMutex);

@@ -74,7 +74,8 @@ PreambleShape computePreambleShape(llvm::StringRef MainText,
 /// One built (or loaded) preamble and who used it in this run.
 struct SharedPreamble {
   std::string Key;
-  std::once_flag Once;
+  /// Held while loading or building: later users wait for the first.
+  std::mutex Mutex;
   /// The PCH; null if it could not be built (the TUs then parse normally).
   std::unique_ptr<llvm::MemoryBuffer> Pch;
   std::vector<unsigned> BuilderTokenOffsets;
@@ -82,8 +83,9 @@ struct SharedPreamble {
   /// cache's include closure and the on-disk validation).
   std::vector<std::string> Dependencies;
   std::string BuiltFrom;   ///< Main file it was built from.
-  double BuildSeconds = 0; ///< 0 when loaded from the cache directory.
-  bool LoadedFromDisk = false;
+  double BuildSeconds = 0; ///< How long building it took.
+  /// Built by an earlier run (not by this run's builder task).
+  bool FromEarlierRun = false;
   std::mutex UsersMutex;
   std::vector<std::string> Users; ///< Main files that used it.
 };
@@ -91,8 +93,9 @@ struct SharedPreamble {
 /// Per-run registry of preambles, optionally persisted in CacheDir/preamble.
 class PreambleStore {
 public:
-  /// CacheDir empty: preambles live for this run only.
-  PreambleStore(std::string CacheDir, ContentHasher &Hasher);
+  /// Preambles live in Dir/preamble; RunId tells this run's preambles from
+  /// those earlier runs left there (for --verbose).
+  PreambleStore(std::string Dir, std::string RunId, ContentHasher &Hasher);
   ~PreambleStore();
 
   /// The slot for Key (created on first request).
@@ -101,13 +104,18 @@ public:
   /// Is a valid preamble for Key on disk (so a single TU may use it)?
   bool onDisk(const std::string &Key);
 
-  /// Builds or loads the preamble of Shape once; later callers wait for the
-  /// first. Returns null if none is usable.
+  /// Loads (or, if MayBuild, builds and stores) the preamble of Shape once;
+  /// later callers wait for the first. Returns null if none is usable.
   SharedPreamble *ensure(const PreambleShape &Shape,
                          const clang::CompilerInvocation &Invocation,
                          clang::FileManager &Files,
                          std::shared_ptr<clang::PCHContainerOperations> Ops,
-                         const std::string &MainFile);
+                         const std::string &MainFile, bool MayBuild);
+
+  /// Loads Key's preamble from disk into its slot (validated, the PCH
+  /// mapped), so worker processes forked afterwards find it in memory.
+  /// False if there is no valid one.
+  bool preload(const std::string &Key);
 
   /// Every preamble used in this run, in key order (for --verbose).
   std::vector<std::shared_ptr<SharedPreamble>> all();
@@ -123,6 +131,7 @@ private:
   std::string pathFor(const std::string &Key, llvm::StringRef Ext) const;
 
   std::string Dir;
+  std::string RunId;
   ContentHasher &Hasher;
   std::mutex Mutex;
   std::map<std::string, std::shared_ptr<SharedPreamble>> Slots;

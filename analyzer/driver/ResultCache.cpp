@@ -3,6 +3,7 @@
 #include "Runner.h"
 #include "report/Paths.h"
 #include "report/ReportJson.h"
+#include "report/ResultSerialization.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BLAKE3.h"
@@ -172,7 +173,7 @@ std::string ResultCache::manifestKey(const std::string &MainFile,
                                      const std::vector<std::string> &Flags,
                                      const std::string &ConfigDigest) {
   KeyBuilder K;
-  K.add("manifest-v1");
+  K.add("manifest-v2");
   K.add(BinaryDigest);
   K.add(ConfigDigest);
   K.add(relative(MainFile));
@@ -217,7 +218,20 @@ void ResultCache::write(llvm::StringRef Kind, const std::string &Key,
     ++Stats.RemoteStores;
 }
 
-bool ResultCache::lookup(const std::string &ManifestKey, CachedTu &Out) {
+void ResultCache::mapPaths(
+    TranslationUnitResult &R,
+    const std::function<std::string(llvm::StringRef)> &Map) {
+  for (Finding &F : R.Findings) {
+    F.Loc.File = Map(F.Loc.File);
+    for (Note &N : F.Notes)
+      N.Loc.File = Map(N.Loc.File);
+    for (Replacement &X : F.Fixes)
+      X.File = Map(X.File);
+  }
+}
+
+bool ResultCache::lookup(const std::string &ManifestKey,
+                         TranslationUnitResult &Out) {
   bool ManifestRemote = false, ResultRemote = false;
   std::optional<std::string> Manifest = read("m", ManifestKey, ManifestRemote);
   if (!Manifest) {
@@ -253,31 +267,17 @@ bool ResultCache::lookup(const std::string &ManifestKey, CachedTu &Out) {
     }
     if (!Same)
       continue;
-    std::optional<std::string> Result =
-        read("r", ResultKey.hex(), ResultRemote);
-    if (!Result)
+    std::optional<std::string> Bytes = read("r", ResultKey.hex(), ResultRemote);
+    if (!Bytes)
       continue;
-    OrderedJson R = OrderedJson::parse(*Result, nullptr, false);
-    if (!R.is_object() || !R.contains("findings") || !R["findings"].is_array())
-      continue;
-    CachedTu Parsed;
+    // Entries may come from a remote store: deserializeResult checks every
+    // length, and an entry with errors is never replayed.
+    TranslationUnitResult Parsed;
     std::string Error;
-    bool Ok = true;
-    for (const OrderedJson &F : R["findings"]) {
-      Finding Finding;
-      if (!findingFromJson(F, "", Finding, Error)) {
-        Ok = false;
-        break;
-      }
-      Finding.Loc.File = absolute(Finding.Loc.File);
-      for (Note &N : Finding.Notes)
-        N.Loc.File = absolute(N.Loc.File);
-      Parsed.Findings.push_back(std::move(Finding));
-    }
-    if (!Ok)
+    if (!deserializeResult(*Bytes, Parsed, Error) || !Parsed.Errors.empty() ||
+        !Parsed.ToolErrors.empty())
       continue;
-    Parsed.Suppressed = R.value("suppressed", 0u);
-    Parsed.Seconds = R.value("seconds", 0.0);
+    mapPaths(Parsed, [this](llvm::StringRef P) { return absolute(P); });
     Out = std::move(Parsed);
     ++(ManifestRemote || ResultRemote ? Stats.RemoteHits : Stats.LocalHits);
     return true;
@@ -288,12 +288,13 @@ bool ResultCache::lookup(const std::string &ManifestKey, CachedTu &Out) {
 
 void ResultCache::store(const std::string &ManifestKey,
                         const std::string &MainFile,
-                        const std::vector<std::string> &Closure,
-                        const CachedTu &Result) {
+                        const TranslationUnitResult &Result) {
+  if (!Result.Errors.empty() || !Result.ToolErrors.empty())
+    return;
   OrderedJson Variant = OrderedJson::array();
   KeyBuilder ResultKey;
   ResultKey.add(ManifestKey);
-  std::vector<std::string> Files(Closure);
+  std::vector<std::string> Files(Result.IncludeClosure);
   std::sort(Files.begin(), Files.end());
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   for (const std::string &File : Files) {
@@ -303,18 +304,11 @@ void ResultCache::store(const std::string &ManifestKey,
     ResultKey.add(Stored);
     ResultKey.add(Hash);
   }
-  OrderedJson Findings = OrderedJson::array();
-  for (const Finding &F : Result.Findings) {
-    Finding Portable = F;
-    Portable.Loc.File = relative(F.Loc.File);
-    for (Note &N : Portable.Notes)
-      N.Loc.File = relative(N.Loc.File);
-    Findings.push_back(findingToJson(Portable));
-  }
-  OrderedJson Entry = {{"suppressed", Result.Suppressed},
-                       {"seconds", Result.Seconds},
-                       {"findings", std::move(Findings)}};
-  write("r", ResultKey.hex(), Entry.dump());
+  TranslationUnitResult Portable = Result;
+  Portable.IncludeClosure.clear(); // the manifest holds it
+  Portable.UsedPreamble = false;   // a replay parses nothing
+  mapPaths(Portable, [this](llvm::StringRef P) { return relative(P); });
+  write("r", ResultKey.hex(), serializeResult(Portable));
 
   // Newest variant first; older ones stay for branches switched back to.
   OrderedJson Variants = OrderedJson::array();
@@ -331,7 +325,8 @@ void ResultCache::store(const std::string &ManifestKey,
   write("m", ManifestKey, OrderedJson({{"variants", Variants}}).dump());
   ++Stats.Stores;
 
-  writeFileAtomically(costPath(MainFile), std::to_string(Result.Seconds));
+  writeFileAtomically(costPath(MainFile),
+                      std::to_string(Result.Milliseconds / 1000.0));
 }
 
 std::string ResultCache::costPath(const std::string &File) const {

@@ -24,11 +24,13 @@
 
 #include "Finding.h"
 #include "RemoteStorage.h"
+#include "report/ResultSerialization.h"
 
 #include "llvm/ADT/StringRef.h"
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -77,13 +79,6 @@ std::string defaultCacheDir();
 /// "500M", "5G", "1024K", "123" (bytes). False on anything else.
 bool parseByteSize(llvm::StringRef Text, uint64_t &Out);
 
-/// What one TU contributes to the report.
-struct CachedTu {
-  std::vector<Finding> Findings; ///< Fingerprint holds the per-TU key.
-  unsigned Suppressed = 0;
-  double Seconds = 0; ///< Analysis time when it was computed.
-};
-
 struct CacheStats {
   std::atomic<unsigned> LocalHits{0}, RemoteHits{0}, Misses{0}, Stores{0},
       RemoteStores{0};
@@ -104,12 +99,14 @@ public:
                           const std::vector<std::string> &Flags,
                           const std::string &ConfigDigest);
 
-  /// True and Out filled on a hit (local, then remote).
-  bool lookup(const std::string &ManifestKey, CachedTu &Out);
-  /// Records Closure (absolute paths of every file the TU read), Result and
-  /// its cost.
+  /// True and Out filled on a hit (local, then remote): the findings (with
+  /// notes, fixes and fingerprint keys) and counters of the stored result.
+  bool lookup(const std::string &ManifestKey, TranslationUnitResult &Out);
+  /// Records Result.IncludeClosure (absolute paths of every file the TU
+  /// read), Result and its cost. Only clean results may be stored: no file
+  /// or tool errors (a crash is a file error).
   void store(const std::string &ManifestKey, const std::string &MainFile,
-             const std::vector<std::string> &Closure, const CachedTu &Result);
+             const TranslationUnitResult &Result);
 
   /// Last known analysis time of File, if any run recorded one.
   std::optional<double> lastCost(const std::string &File);
@@ -122,6 +119,9 @@ public:
 private:
   std::string relative(llvm::StringRef Path) const;
   std::string absolute(llvm::StringRef Stored) const;
+  /// Every path of R through Map (relative() / absolute()).
+  static void mapPaths(TranslationUnitResult &R,
+                       const std::function<std::string(llvm::StringRef)> &Map);
   std::optional<std::string> read(llvm::StringRef Kind, const std::string &Key,
                                   bool &FromRemote);
   void write(llvm::StringRef Kind, const std::string &Key,

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,16 @@ struct DriverOptions {
   /// --config: one config file used for every source instead of the
   /// per-directory .distlint.yaml files (see analyzer/report/Config.h).
   std::string ConfigFile;
+  /// -config=<yaml>: clang-tidy's inline config, used for every source
+  /// instead of file lookup (wins over ConfigFile).
+  std::string InlineConfig;
+  /// --warnings-as-errors: globs whose findings become errors, applied after
+  /// the config files' WarningsAsErrors.
+  std::string WarningsAsErrors;
+  /// -header-filter / -exclude-header-filter (regexes over absolute paths);
+  /// unset = the config's HeaderFilterRegex, else every user header.
+  std::optional<std::string> HeaderFilter;
+  std::optional<std::string> ExcludeHeaderFilter;
   /// Root for repo-relative paths (fingerprints, SARIF uri, baseline).
   /// Empty = the git top-level of the current directory, else the cwd.
   std::string ProjectRoot;
@@ -64,9 +75,20 @@ struct DriverOptions {
   std::string BaselineFile;
 
   //--- Execution ---------------------------------------------------------
-  /// -j: translation units analyzed in parallel; 0 = number of cores.
+  /// -j: translation units analyzed in parallel; 0 = the cores, fewer if
+  /// the available memory does not hold that many TUs (Isolation.h).
   /// The result does not depend on it.
   unsigned Jobs = 0;
+  /// Each TU in its own process, so a crash costs only that TU (Isolation.h).
+  /// --no-isolation: in-process threads (for debuggers; a crash may end the
+  /// run).
+  bool Isolate = true;
+  /// --crash-report: directory for a report per crashed TU.
+  std::string CrashReportDir;
+  /// --verbose: one line per adjustment made to a compile command and per
+  /// decision (which database, which borrowed command).
+  std::function<void(const std::string &File, const std::string &Line)>
+      Verbose;
   /// Unsaved file contents (absolute path -> text), e.g. from an editor.
   std::map<std::string, std::string> Overlays;
   /// Called after each TU finishes (from worker threads, serialized):
@@ -89,9 +111,6 @@ struct DriverOptions {
   std::string RemoteStorage;
   /// --shard K/N (1-based K): analyze only this shard's TUs. N = 0: all.
   unsigned ShardIndex = 0, ShardCount = 0;
-  /// --verbose: one line per event (preambles shared, cache hits), from any
-  /// thread, serialized.
-  std::function<void(const std::string &Line)> Verbose;
 };
 
 /// A resolved compile command for one source file.
@@ -99,6 +118,11 @@ struct CompileJob {
   std::string File;      ///< Absolute, normalized main file.
   std::string Directory; ///< Working directory of the command.
   std::vector<std::string> Args; ///< argv, compiler first, after clean-up.
+  /// Where the command came from ("compile database build/... (command of
+  /// src/a.cpp)"), said with the file's first error and by --verbose.
+  std::string Origin;
+  /// What the clean-up changed that the user may want to know (--verbose).
+  std::vector<std::string> Adjustments;
 };
 
 /// Files of the compilation database found from Opts.BuildPath (or the
@@ -123,8 +147,9 @@ struct RunStats {
   unsigned SuppressedByNoLint = 0;
   unsigned RemovedByBaseline = 0;
   unsigned RemovedByFilters = 0; ///< --line-filter and --diff.
-  unsigned CacheHits = 0;        ///< TUs replayed from the result cache.
-  unsigned PreambleUsers = 0;    ///< TUs parsed on a shared preamble.
+  unsigned RemovedByHeaderFilter = 0; ///< -header-filter and the config's.
+  unsigned CacheHits = 0;     ///< TUs replayed from the result cache.
+  unsigned PreambleUsers = 0; ///< TUs parsed on a shared preamble.
 };
 
 /// The whole pipeline: resolve commands, parse and analyze each TU (in

@@ -18,15 +18,22 @@ FunctionResult::liveControlDependencies(const CFGBlock *B) {
   auto It = LiveDeps.find(B);
   if (It != LiveDeps.end())
     return It->second;
-  std::vector<const CFGBlock *> Out;
-  if (Doomed.empty()) {
-    Out = Facts->allControlDependencies(B);
-  } else {
-    if (!Pruned)
-      Pruned = std::make_unique<PrunedControlDependence>(*Facts, Doomed);
-    Out = Pruned->all(B);
-  }
+  std::vector<const CFGBlock *> Out =
+      Doomed.empty() ? Facts->allControlDependencies(B) : pruned().all(B);
   return LiveDeps[B] = std::move(Out);
+}
+
+PrunedControlDependence &FunctionResult::pruned() {
+  if (!Pruned)
+    Pruned = std::make_unique<PrunedControlDependence>(*Facts, Doomed);
+  return *Pruned;
+}
+
+const CFGBlock *FunctionResult::liveImmediatePostDominator(const CFGBlock *B) {
+  if (!Doomed.empty() && !Doomed.count(B))
+    if (const CFGBlock *Join = pruned().immediatePostDominator(B))
+      return Join;
+  return Facts->immediatePostDominator(B); // Also: B never reaches the exit.
 }
 
 Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {
@@ -170,7 +177,8 @@ void AnalysisManager::prepare() {
     return;
   Preparing = true;
   collect();
-  for (int Round = 0; Round < 4; ++Round) {
+  bool Stable = false;
+  for (int Round = 0; Round < Limits.TuRounds && !Stable; ++Round) {
     unsigned Stamp = GrowthStamp;
     Results.clear();
     for (const FunctionDecl *FD : UserFunctions)
@@ -187,9 +195,10 @@ void AnalysisManager::prepare() {
             ++GrowthStamp;
           }
         }
-    if (Stamp == GrowthStamp)
-      break;
+    Stable = Stamp == GrowthStamp;
   }
+  if (!Stable)
+    Limits.hit("TU rounds", "the translation unit");
   Preparing = false;
   Prepared = true;
 }

@@ -10,10 +10,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "engine/Budget.h"
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
 #include "engine/lattice/Taint.h"
+#include "engine/lattice/VarState.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -26,9 +28,6 @@
 namespace distlint {
 
 using clang::CFGBlock;
-
-/// Abstract state at a program point: the value of each local variable.
-using VarState = std::map<const clang::VarDecl *, Taint>;
 
 /// Facts of one analyzed function.
 struct FunctionResult {
@@ -46,9 +45,17 @@ struct FunctionResult {
   /// Fields assigned from parameters: field -> parameter mask.
   std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
   bool Done = false;
+  /// States stateBefore() met while replaying a block: the state before
+  /// every kReplayStride-th element, valid while the TU facts stay at
+  /// Stamp. Many queries into one long block (a function calling 10,000
+  /// helpers, one query per call) then cost linear time, not quadratic.
+  struct ReplayCheckpoints {
+    unsigned Stamp = 0;
+    std::vector<VarState> States; ///< [k]: before element k * stride.
+  };
+  llvm::DenseMap<const CFGBlock *, ReplayCheckpoints> Checkpoints;
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
-  llvm::DenseMap<const CFGBlock *, std::vector<std::string>> Arms;
   /// Blocks from which every path ends the job (cfg/FailStop.h).
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
   enum {
@@ -62,8 +69,13 @@ struct FunctionResult {
   /// Computed on the CFG without its doomed blocks (own post-dominators).
   const std::vector<const CFGBlock *> &
   liveControlDependencies(const CFGBlock *B);
+  /// Where the paths leaving B meet again when the paths that end the job
+  /// are ignored: B's immediate post-dominator in the same pruned CFG (the
+  /// full CFG's for doomed blocks, whose paths all end the job).
+  const CFGBlock *liveImmediatePostDominator(const CFGBlock *B);
 
 private:
+  PrunedControlDependence &pruned();
   std::unique_ptr<PrunedControlDependence> Pruned;
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 };
@@ -103,6 +115,8 @@ public:
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Aliases;
   unsigned GrowthStamp = 0;
+  /// Every limit of the analysis and where it was hit.
+  Budget Limits;
 
   void prepare();
   void collect();

@@ -3,7 +3,9 @@
 // One Engine per translation unit. It answers the questions rules ask:
 //   - does this call issue a collective (directly or through user code)?
 //   - is this value / branch the same on every rank?
-//   - what collective sequence does this region issue?
+//   - which rank-dependent branch makes this collective divergent, and
+//     where do the ordered collective sequences of its arms first differ
+//     (collectives/: Sequence, SequenceBuilder, Divergence, Questions)?
 //   - is this loop a training loop, is this statement periodic?
 // Everything is computed lazily and cached: per-function CFG facts
 // (FunctionFacts), per-function summaries bottom-up over the call graph
@@ -13,6 +15,7 @@
 #pragma once
 
 #include "api/ApiTable.h"
+#include "engine/Budget.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -64,8 +67,6 @@ struct FunctionSummary {
   bool IssuesCollective = false;
   /// The first API collective reached (transitively), for notes.
   const clang::CallExpr *FirstCollective = nullptr;
-  /// Canonical collective sequence of the whole body, for comparing arms.
-  std::string Sequence;
   /// Return value varies across ranks even with uniform arguments.
   std::optional<VaryOrigin> ReturnVaries;
   /// Parameters whose value flows into the return value.
@@ -90,6 +91,9 @@ public:
   /// (e.g. -isystem third-party code). Rules never report elsewhere.
   bool isUserCode(clang::SourceLocation Loc) const;
   bool isUserCode(const clang::Decl *D) const;
+
+  /// Every analysis limit (Budget.h), with the record of where one was hit.
+  Budget &limits();
 
   //--- Calls -------------------------------------------------------------
   /// The function a call runs: direct callee, lambda operator(),
@@ -125,6 +129,11 @@ public:
   /// Enclosing function of a statement (null for global initializers).
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S);
   FunctionFacts *facts(const clang::FunctionDecl *FD);
+  /// Where the paths leaving B (a block of FD) meet again when the paths
+  /// that end the job are ignored: after `if (err) exit(1);` that is the
+  /// next statement, not the function's exit. Null at the exit.
+  const clang::CFGBlock *liveJoin(const clang::FunctionDecl *FD,
+                                  const clang::CFGBlock *B);
   /// Terminators (branch statements) that S is control-dependent on,
   /// innermost first.
   std::vector<const clang::Stmt *> controllingBranches(const clang::Stmt *S);
@@ -167,25 +176,15 @@ public:
   };
   std::vector<ArgumentMismatch>
   mismatchedArguments(const clang::CallExpr *Collective);
-  /// Canonical collective sequence from a statement's block to the end of
-  /// the function (used to compare branch arms).
-  std::string sequenceOf(const clang::FunctionDecl *FD);
-
-  /// Token of a call in collective sequences ("" when it issues none).
-  std::string collectiveToken(const clang::CallExpr *Call);
   /// A direct collective on a communicator built by a split / new_group.
   bool isOnSubCommunicator(const clang::CallExpr *Call);
 
 private:
   friend class AnalysisManager;
   friend class UniformityAnalysis;
-  friend class SequenceBuilder;
+  // Collective questions (collectives/Questions.cpp).
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
-  bool armsDiffer(const clang::FunctionDecl *FD, const clang::CFGBlock *Branch,
-                  const clang::CallExpr *Collective);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
-  std::vector<std::string> computeArms(const clang::FunctionDecl *FD,
-                                       const clang::CFGBlock *Branch);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
@@ -194,7 +193,6 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<const clang::CallExpr *>>
       CallSites;
-  friend class SummaryBuilder;
   clang::ASTContext &Ctx;
   const api::ApiIndex &Api;
   std::unique_ptr<AnalysisManager> P;

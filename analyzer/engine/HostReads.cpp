@@ -70,6 +70,27 @@ void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
   Walk(Region);
 }
 
+/// Host buffers the device writes directly (mapped, managed or pinned
+/// memory, HostVisibleAlloc rows), wherever in the function they were
+/// allocated: a kernel may have written them before any sync.
+void deviceVisibleHostMemory(Engine &E, const Stmt *Body,
+                             llvm::DenseSet<const VarDecl *> &Pending) {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = E.resolveCallee(Call))
+        if (const api::ApiEntry *Row =
+                E.api().find(Callee, api::Role::HostVisibleAlloc))
+          if (const VarDecl *V =
+                  designatedVar(callArgument(Call, Callee, Row->Args.Out)))
+            Pending.insert(V);
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Body);
+}
+
 /// Is this use of a variable only an argument to a call we cannot see
 /// (another library call or kernel launcher), rather than a host read?
 bool handedToOpaqueCall(Engine &E, const Expr *Use) {
@@ -90,6 +111,8 @@ bool handedToOpaqueCall(Engine &E, const Expr *Use) {
 } // namespace
 
 bool isDeviceWork(Engine &E, const Expr *X) {
+  if (isa<CUDAKernelCallExpr>(X))
+    return true;
   const FunctionDecl *Callee = calleeOf(E, X);
   if (!Callee)
     return false;
@@ -105,6 +128,7 @@ bool isDeviceWork(Engine &E, const Expr *X) {
     case Role::HostWaitOnDevice:
     case Role::CommInit:
     case Role::GroupEnd:
+    case Role::DeviceLaunch:
       return true;
     default:
       break;
@@ -122,6 +146,7 @@ bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
     return true; // Cannot tell: stay silent.
   llvm::DenseSet<const VarDecl *> Pending, SyncObjects;
   pendingResults(E, Loop ? Loop : FD->getBody(), Sync, Pending);
+  deviceVisibleHostMemory(E, FD->getBody(), Pending);
   for (const Expr *Arg : Sync->arguments())
     if (const VarDecl *V = designatedVar(Arg))
       SyncObjects.insert(V);

@@ -28,11 +28,22 @@ llvm::SmallVector<const clang::Stmt *, 4> enclosingLoops(Engine &E,
 bool runsInIterationOf(Engine &E, const clang::Stmt *S,
                        const clang::Stmt *Loop);
 
-/// A training loop whose every iteration is a training step: its body
-/// reaches a backward pass, optimizer step, forward or collective outside
-/// any nested training loop (an epoch loop around a batch loop is a
-/// training loop but not a step loop).
+/// A loop whose every iteration is a training step: a training loop whose
+/// body reaches a backward pass, optimizer step, forward or collective
+/// outside any nested training loop (an epoch loop around a batch loop is a
+/// training loop but not a step loop), or a loop that queues device
+/// computation (kernel launches, cuBLAS) every iteration; not a benchmark
+/// loop (isBenchmarkLoop).
 bool isStepLoop(Engine &E, const clang::Stmt *Loop);
+
+/// Does one call of FD run a training step outside its own training loops
+/// (train_step() rather than train_epoch() or a logging helper)?
+bool runsTrainingStep(Engine &E, const clang::FunctionDecl *FD);
+
+/// A loop that issues collectives and reads a clock but runs no training
+/// step and queues no computation: a benchmark or verification loop timing
+/// communication, not training.
+bool isBenchmarkLoop(Engine &E, const clang::Stmt *Loop);
 
 /// Does the value of X change from one iteration of Loop to the next (it
 /// reads a variable written in the loop, the loop variable, or something
@@ -53,6 +64,19 @@ struct StepContext {
 /// like `step % N == 0`), in its own function or through the functions that
 /// call it?
 std::optional<StepContext> runsEveryStep(Engine &E, const clang::Stmt *S);
+
+/// Every loop whose iterations run S: the loops around S in its function
+/// (Via empty), and the loops around the calls of S's function in its
+/// callers, transitively (Via: the calls from the loop's function down to
+/// S's function). Loops that run at most once (`do { } while (0)` of check
+/// macros) are not loops. Up to kCallContextDepth calls deep.
+llvm::SmallVector<StepContext, 4> loopsAround(Engine &E, const clang::Stmt *S);
+constexpr int kCallContextDepth = 4;
+
+/// variesPerIteration for X in the function at the end of Ctx.Via: its
+/// parameters vary when the arguments passed along Via do.
+bool variesPerIteration(Engine &E, const clang::Expr *X,
+                        const StepContext &Ctx);
 
 /// Calls of FD (resolved through Engine::resolveCallee) in user code.
 llvm::ArrayRef<const clang::CallExpr *> callSitesOf(Engine &E,

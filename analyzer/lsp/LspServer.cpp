@@ -2,7 +2,10 @@
 //
 // Deliberately small and single-threaded: one request at a time, analysis
 // runs synchronously on open/save (a TU takes well under a second on typical
-// code; editors queue further messages meanwhile).
+// code; editors queue further messages meanwhile). Each analysis runs in a
+// child process (driver/Isolation.h), so a document that crashes Clang
+// becomes a logged error, not a dead server; oversized or malformed messages
+// get a JSON-RPC error and the loop goes on (Protocol.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "LspServer.h"
@@ -100,7 +103,23 @@ void Server::send(const json &Msg) {
 
 int Server::run(std::istream &In) {
   std::string Body;
-  while (!Exited && lsp::readMessage(In, Body)) {
+  unsigned long long Length = 0;
+  while (!Exited) {
+    lsp::ReadStatus Status = lsp::readMessage(In, Body, Length);
+    if (Status == lsp::ReadStatus::EndOfInput)
+      break;
+    if (Status == lsp::ReadStatus::TooLarge) {
+      replyError(nullptr, InvalidRequest,
+                 "message of " + std::to_string(Length) +
+                     " bytes exceeds distlint's limit of " +
+                     std::to_string(lsp::MaxMessageBytes >> 20) + " MiB");
+      continue;
+    }
+    if (Status == lsp::ReadStatus::BadHeader) {
+      replyError(nullptr, ParseError,
+                 "malformed message header (no valid Content-Length)");
+      continue;
+    }
     json Msg = json::parse(Body, nullptr, /*allow_exceptions=*/false);
     if (Msg.is_discarded() || !Msg.is_object()) {
       replyError(nullptr, ParseError, "malformed JSON-RPC message");

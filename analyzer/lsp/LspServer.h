@@ -30,9 +30,26 @@ int runLspServer(const DriverOptions &Base);
 
 namespace lsp {
 
-/// Reads one `Content-Length: N\r\n...\r\n\r\n<N bytes>` message. Returns
-/// false at end of input or on a malformed header.
-bool readMessage(std::istream &In, std::string &Body);
+/// Largest message body the server accepts (64 MiB): bigger ones are
+/// answered with a JSON-RPC error and skipped without being stored.
+constexpr size_t MaxMessageBytes = size_t(64) << 20;
+/// Header lines longer than this, or more lines than this, make the header
+/// malformed (they are read and dropped, never stored).
+constexpr size_t MaxHeaderLine = 1024;
+constexpr unsigned MaxHeaderLines = 32;
+
+enum class ReadStatus {
+  Message,    ///< Body holds one message.
+  TooLarge,   ///< Content-Length (in Length) above MaxBytes; body skipped.
+  BadHeader,  ///< No or unparsable Content-Length; the header was consumed.
+  EndOfInput, ///< Input ended (possibly inside a message).
+};
+
+/// Reads one `Content-Length: N\r\n...\r\n\r\n<N bytes>` message. Memory
+/// grows with the bytes that really arrive, never with the claimed length.
+ReadStatus readMessage(std::istream &In, std::string &Body,
+                       unsigned long long &Length,
+                       size_t MaxBytes = MaxMessageBytes);
 /// The same framing for output.
 std::string frameMessage(const std::string &Body);
 

@@ -1,38 +1,112 @@
 //===- Protocol.cpp - LSP framing, URIs and positions ---------------------===//
 #include "LspServer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <istream>
 
 namespace distlint::lsp {
 
-bool readMessage(std::istream &In, std::string &Body) {
-  long Length = -1;
+namespace {
+/// Reads one header line (without "\r\n") of at most MaxHeaderLine bytes.
+/// Returns false at end of input; Overlong is set when the line was cut.
+bool readHeaderLine(std::istream &In, std::string &Line, bool &Overlong) {
+  Line.clear();
+  Overlong = false;
+  int C;
+  while ((C = In.get()) != std::char_traits<char>::eof()) {
+    if (C == '\n') {
+      if (!Line.empty() && Line.back() == '\r')
+        Line.pop_back();
+      return true;
+    }
+    if (Line.size() < MaxHeaderLine)
+      Line += static_cast<char>(C);
+    else
+      Overlong = true;
+  }
+  return false;
+}
+
+/// Parses the decimal value of Content-Length; rejects signs, junk and
+/// values that do not fit in 64 bits.
+bool parseLength(const std::string &Text, unsigned long long &Out) {
+  size_t I = 0;
+  while (I < Text.size() && (Text[I] == ' ' || Text[I] == '\t'))
+    ++I;
+  size_t Digits = 0;
+  Out = 0;
+  for (; I < Text.size() && std::isdigit(static_cast<unsigned char>(Text[I]));
+       ++I, ++Digits) {
+    unsigned D = static_cast<unsigned>(Text[I] - '0');
+    if (Out > (~0ull - D) / 10)
+      return false;
+    Out = Out * 10 + D;
+  }
+  while (I < Text.size() && (Text[I] == ' ' || Text[I] == '\t'))
+    ++I;
+  return Digits > 0 && I == Text.size();
+}
+} // namespace
+
+ReadStatus readMessage(std::istream &In, std::string &Body,
+                       unsigned long long &Length, size_t MaxBytes) {
+  Body.clear();
+  Length = 0;
+  bool HaveLength = false, Malformed = false, AnyHeader = false;
   std::string Line;
-  while (std::getline(In, Line)) {
-    if (!Line.empty() && Line.back() == '\r')
-      Line.pop_back();
-    if (Line.empty()) {
-      if (Length < 0)
-        return false; // Headers without Content-Length.
-      Body.assign(static_cast<size_t>(Length), '\0');
-      In.read(Body.data(), Length);
-      return In.gcount() == Length;
+  bool Overlong;
+  unsigned Headers = 0;
+  while (readHeaderLine(In, Line, Overlong)) {
+    if (Line.empty() && !Overlong) {
+      if (!AnyHeader)
+        continue; // Blank lines between messages.
+      if (Malformed || !HaveLength)
+        return ReadStatus::BadHeader;
+      if (Length > MaxBytes) {
+        // Skip the body so the next message is found; nothing is allocated.
+        char Sink[65536];
+        unsigned long long Left = Length;
+        while (Left > 0 && In) {
+          In.read(Sink, static_cast<std::streamsize>(
+                            std::min<unsigned long long>(Left, sizeof(Sink))));
+          Left -= static_cast<unsigned long long>(In.gcount());
+        }
+        return ReadStatus::TooLarge;
+      }
+      // Grow with what really arrives, not with what the header claims.
+      char Chunk[65536];
+      unsigned long long Left = Length;
+      while (Left > 0) {
+        In.read(Chunk, static_cast<std::streamsize>(
+                           std::min<unsigned long long>(Left, sizeof(Chunk))));
+        std::streamsize Got = In.gcount();
+        if (Got <= 0)
+          return ReadStatus::EndOfInput; // Truncated body.
+        Body.append(Chunk, static_cast<size_t>(Got));
+        Left -= static_cast<unsigned long long>(Got);
+      }
+      return ReadStatus::Message;
+    }
+    AnyHeader = true;
+    if (Overlong || ++Headers > MaxHeaderLines) {
+      Malformed = true;
+      continue;
     }
     const std::string Key = "content-length:";
     std::string Lower;
     for (char C : Line.substr(0, Key.size()))
       Lower += static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
     if (Lower == Key) {
-      char *End = nullptr;
-      Length = std::strtol(Line.c_str() + Key.size(), &End, 10);
-      if (Length < 0 || End == Line.c_str() + Key.size())
-        return false;
+      if (!parseLength(Line.substr(Key.size()), Length))
+        Malformed = true;
+      else
+        HaveLength = true;
     }
     // Other headers (Content-Type) carry nothing we need.
   }
-  return false;
+  return ReadStatus::EndOfInput;
 }
 
 std::string frameMessage(const std::string &Body) {

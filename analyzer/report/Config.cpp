@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
 
@@ -24,6 +25,15 @@ void DistlintConfig::append(const DistlintConfig &Child) {
   Concat(User.RankSources, Child.User.RankSources);
   Concat(User.CollectiveWrappers, Child.User.CollectiveWrappers);
   Concat(User.WorldSizeSources, Child.User.WorldSizeSources);
+  Concat(WarningsAsErrors, Child.WarningsAsErrors);
+  if (Child.HeaderFilterRegex)
+    HeaderFilterRegex = Child.HeaderFilterRegex;
+  if (Child.ExcludeHeaderFilterRegex)
+    ExcludeHeaderFilterRegex = Child.ExcludeHeaderFilterRegex;
+  if (Child.HasFixOptions) {
+    Fixes = Child.Fixes;
+    HasFixOptions = true;
+  }
   Concat(Files, Child.Files);
 }
 
@@ -37,9 +47,18 @@ bool DistlintConfig::ruleEnabled(llvm::StringRef Rule,
   return GlobList(All).contains(Rule);
 }
 
-Severity DistlintConfig::severityOf(llvm::StringRef Rule) const {
+Severity DistlintConfig::severityOf(llvm::StringRef Rule,
+                                   llvm::StringRef ExtraWarningsAsErrors) const {
   auto It = Severities.find(Rule.str());
-  return It == Severities.end() ? Severity::Warning : It->second;
+  Severity S = It == Severities.end() ? Severity::Warning : It->second;
+  std::string Globs = "-*";
+  for (const std::string &G : WarningsAsErrors)
+    Globs += "," + G;
+  if (!ExtraWarningsAsErrors.empty())
+    Globs += "," + ExtraWarningsAsErrors.str();
+  if (S == Severity::Warning && GlobList(Globs).contains(Rule))
+    S = Severity::Error;
+  return S;
 }
 
 namespace {
@@ -125,12 +144,37 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       return Errs.First.empty() ? Fail(KV.getKey(), "expected a key")
                                 : (Error = Errs.First, false);
     llvm::yaml::Node *Value = KV.getValue();
-    if (Key == "Rules") {
+    if (Key == "Rules" || Key == "Checks") {
       std::vector<std::string> Globs;
       if (!stringList(Value, Globs))
-        return Fail(Value, "'Rules' must be a string or a list of strings");
+        return Fail(Value, "'" + Key + "' must be a string or a list of strings");
       for (std::string &G : Globs)
         Out.RuleGlobs.push_back(std::move(G));
+    } else if (Key == "WarningsAsErrors") {
+      if (!stringList(Value, Out.WarningsAsErrors))
+        return Fail(Value, "'WarningsAsErrors' must be a glob list");
+    } else if (Key == "HeaderFilterRegex" ||
+               Key == "ExcludeHeaderFilterRegex") {
+      std::string Re, Why;
+      if (!scalarText(Value, Re) || !llvm::Regex(Re).isValid(Why))
+        return Fail(Value, "'" + Key + "' must be a regular expression" +
+                               (Why.empty() ? "" : ": " + Why));
+      (Key == "HeaderFilterRegex" ? Out.HeaderFilterRegex
+                                  : Out.ExcludeHeaderFilterRegex) = Re;
+    } else if (Key == "MissingTimeoutDefault") {
+      if (!scalarText(Value, Out.Fixes.MissingTimeoutDefault) ||
+          Out.Fixes.MissingTimeoutDefault.empty())
+        return Fail(Value, "'MissingTimeoutDefault' must be a C++ duration "
+                           "expression such as std::chrono::minutes(5)");
+      Out.HasFixOptions = true;
+    } else if (Key == "StepSyncInterval") {
+      std::string N;
+      unsigned V = 0;
+      if (!scalarText(Value, N) || llvm::StringRef(N).getAsInteger(10, V) ||
+          V < 2)
+        return Fail(Value, "'StepSyncInterval' must be a number >= 2");
+      Out.Fixes.StepSyncInterval = V;
+      Out.HasFixOptions = true;
     } else if (Key == "Severities") {
       auto *Sevs = llvm::dyn_cast_or_null<llvm::yaml::MappingNode>(Value);
       if (!Sevs)
@@ -161,9 +205,12 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       InheritParent = B == "true";
     } else {
       return Fail(KV.getKey(), "unknown key '" + Key +
-                                   "' (expected Rules, Severities, "
+                                   "' (expected Rules/Checks, Severities, "
                                    "RankSources, WorldSizeSources, "
-                                   "CollectiveWrappers, InheritParentConfig)");
+                                   "CollectiveWrappers, InheritParentConfig, "
+                                   "WarningsAsErrors, HeaderFilterRegex, "
+                                   "ExcludeHeaderFilterRegex, "
+                                   "MissingTimeoutDefault, StepSyncInterval)");
     }
   }
   if (!Errs.First.empty())
@@ -174,8 +221,10 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
   return true;
 }
 
-ConfigResolver::ConfigResolver(std::string ExplicitFile)
-    : ExplicitFile(std::move(ExplicitFile)) {}
+ConfigResolver::ConfigResolver(std::string ExplicitFile,
+                               std::string InlineText)
+    : ExplicitFile(std::move(ExplicitFile)), InlineText(std::move(InlineText)) {
+}
 
 bool ConfigResolver::load(llvm::StringRef Path, DistlintConfig &Out,
                           bool &Inherit, std::string &Error) {
@@ -222,12 +271,20 @@ bool ConfigResolver::configForDir(llvm::StringRef Dir, DistlintConfig &Out,
 bool ConfigResolver::configFor(llvm::StringRef SourceFile, DistlintConfig &Out,
                                std::string &Error) {
   std::lock_guard<std::mutex> Lock(Mutex);
-  if (!ExplicitFile.empty()) {
+  if (!ExplicitFile.empty() || !InlineText.empty()) {
     auto Cached = ByDir.find("");
     if (Cached == ByDir.end()) {
       Entry E{true, {}, ""};
       bool Inherit = false;
-      E.Ok = load(ExplicitFile, E.Config, Inherit, E.Error);
+      if (!InlineText.empty()) {
+        E.Ok = parseConfig(InlineText, "-config", E.Config, Inherit, E.Error);
+        if (!E.Ok && !llvm::StringRef(InlineText).contains(':'))
+          E.Error = "-config expects YAML text such as \"{Checks: "
+                    "'-*,distlint-missing-*'}\"; to read a file use "
+                    "--config-file=" + InlineText;
+      } else {
+        E.Ok = load(ExplicitFile, E.Config, Inherit, E.Error);
+      }
       Cached = ByDir.emplace("", E).first;
     }
     Out = Cached->second.Config;

@@ -11,6 +11,12 @@
 //   WorldSizeSources: [mylib::Comm::size]   # functions returning world size
 //   CollectiveWrappers: [mylib::sync_all]   # functions every rank must call
 //   InheritParentConfig: true               # also apply the parent's file
+//   Checks: ...                             # clang-tidy's name for Rules
+//   WarningsAsErrors: 'distlint-missing-*'  # these rules' findings: error
+//   HeaderFilterRegex: 'src/.*'             # clang-tidy's header filter
+//   ExcludeHeaderFilterRegex: 'generated/'
+//   MissingTimeoutDefault: 'std::chrono::minutes(5)'  # fix-it's timeout
+//   StepSyncInterval: 100                   # fix-it's `step % N == 0`
 //
 // With InheritParentConfig, the parent directory's config applies first and
 // this file's values are added on top (globs appended, severities
@@ -21,12 +27,14 @@
 
 #include "Finding.h"
 #include "api/ApiTable.h"
+#include "fixes/FixOptions.h"
 
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +47,14 @@ struct DistlintConfig {
   std::vector<std::string> RuleGlobs;
   std::map<std::string, Severity> Severities;
   api::UserApi User;
+  /// WarningsAsErrors glob lists (config files, then the command line).
+  std::vector<std::string> WarningsAsErrors;
+  /// HeaderFilterRegex / ExcludeHeaderFilterRegex; the innermost file wins.
+  std::optional<std::string> HeaderFilterRegex;
+  std::optional<std::string> ExcludeHeaderFilterRegex;
+  /// What the fix-its insert (analyzer/fixes/FixOptions.h).
+  FixOptions Fixes;
+  bool HasFixOptions = false; ///< Set by a file, so append() takes it.
   /// Files that contributed, outermost first (for messages).
   std::vector<std::string> Files;
 
@@ -47,7 +63,10 @@ struct DistlintConfig {
   /// Is Rule enabled after the default, these globs and then ExtraGlobs
   /// (the --rules option)?
   bool ruleEnabled(llvm::StringRef Rule, llvm::StringRef ExtraGlobs) const;
-  Severity severityOf(llvm::StringRef Rule) const;
+  /// The configured severity, raised to error where WarningsAsErrors (and
+  /// then ExtraWarningsAsErrors, the command line) matches.
+  Severity severityOf(llvm::StringRef Rule,
+                      llvm::StringRef ExtraWarningsAsErrors = "") const;
 };
 
 /// Parses one config file's text. On error returns false with a one-line
@@ -58,8 +77,10 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
 /// Finds and caches configs per directory. Thread-safe.
 class ConfigResolver {
 public:
-  /// ExplicitFile: --config; empty = per-directory lookup.
-  explicit ConfigResolver(std::string ExplicitFile = "");
+  /// ExplicitFile: --config-file; InlineText: -config=<yaml> (both empty =
+  /// per-directory lookup; InlineText wins, like clang-tidy's -config).
+  explicit ConfigResolver(std::string ExplicitFile = "",
+                          std::string InlineText = "");
   /// The config that applies to SourceFile (absolute). False + Error on an
   /// unreadable or malformed file.
   bool configFor(llvm::StringRef SourceFile, DistlintConfig &Out,
@@ -72,6 +93,7 @@ private:
             std::string &Error);
 
   std::string ExplicitFile;
+  std::string InlineText;
   std::mutex Mutex;
   struct Entry {
     bool Ok;

@@ -35,7 +35,12 @@ bool LineFilter::parse(const std::string &Text, std::string &Error) {
         if (!R.is_array() || R.size() != 2 || !R[0].is_number_unsigned() ||
             !R[1].is_number_unsigned())
           return Bad("\"lines\" must be an array of [first, last] pairs");
-        Out.Lines.push_back({R[0].get<unsigned>(), R[1].get<unsigned>()});
+        unsigned First = R[0].get<unsigned>(), Last = R[1].get<unsigned>();
+        if (First > Last)
+          return Bad("range [" + std::to_string(First) + "," +
+                     std::to_string(Last) + "] of \"" + Out.Name +
+                     "\" is reversed (first line after the last)");
+        Out.Lines.push_back({First, Last});
       }
     }
     Entries.push_back(std::move(Out));
@@ -168,6 +173,12 @@ bool runGit(const std::vector<std::string> &Args, std::string &Output,
 bool changedLinesSince(const std::string &Revision, const std::string &Dir,
                        ChangedLines &Out, std::string &GitRoot,
                        std::string &Error) {
+  // A "revision" such as --output=FILE would be an option to git.
+  if (llvm::StringRef(Revision).starts_with("-")) {
+    Error = "--diff revision '" + Revision +
+            "' starts with '-'; give a commit, branch or tag";
+    return false;
+  }
   std::string Top;
   if (!runGit({"-C", Dir, "rev-parse", "--show-toplevel"}, Top, Error))
     return false;
@@ -175,7 +186,7 @@ bool changedLinesSince(const std::string &Revision, const std::string &Dir,
   std::string Diff;
   if (!runGit({"-C", GitRoot, "-c", "core.quotepath=off", "diff", "-U0",
                "--no-color", "--no-ext-diff", "--src-prefix=a/",
-               "--dst-prefix=b/", Revision, "--"},
+               "--dst-prefix=b/", "--end-of-options", Revision, "--"},
               Diff, Error))
     return false;
   Out = parseUnifiedDiff(Diff);

@@ -8,6 +8,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -134,6 +135,84 @@ void FindingCollector::addFinding(Finding F, SourceLocation ExpansionLoc,
   Findings.push_back(std::move(F));
 }
 
+bool FindingCollector::passesHeaderFilter(SourceLocation Exp,
+                                          llvm::StringRef Path,
+                                          const SourceManager &SM) const {
+  if (SM.isWrittenInMainFile(Exp))
+    return true;
+  if (Opts.HeaderFilter ? !Opts.HeaderFilter->match(Path) : !isUserFile(Path))
+    return false;
+  return !(Opts.ExcludeHeaderFilter && Opts.ExcludeHeaderFilter->match(Path));
+}
+
+bool FindingCollector::toReplacements(const std::vector<FixItHint> &Hints,
+                                      const SourceManager &SM,
+                                      std::vector<Replacement> &Out) const {
+  for (const FixItHint &H : Hints) {
+    CharSourceRange R = H.RemoveRange;
+    // Builders only edit file text; an edit inside a macro is not safe.
+    if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return false;
+    if (R.isTokenRange())
+      R = CharSourceRange::getCharRange(
+          R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM,
+                                                   LangOptions()));
+    auto [FID, Begin] = SM.getDecomposedLoc(fromPreamble(R.getBegin(), SM));
+    auto [EndFID, End] = SM.getDecomposedLoc(fromPreamble(R.getEnd(), SM));
+    Location L;
+    if (FID != EndFID || End < Begin || !toLocation(R.getBegin(), SM, L) ||
+        SM.isInSystemHeader(R.getBegin()) || !isUserFile(L.File))
+      return false;
+    Out.push_back({L.File, Begin, End - Begin, H.CodeToInsert});
+  }
+  return true;
+}
+
+/// The "expanded from macro" notes Clang's diagnostic renderer adds after a
+/// diagnostic or note inside a macro (DiagnosticRenderer::emitMacroExpansions
+/// for a diagnostic without source ranges, at the default backtrace limit),
+/// so the binary's notes are the ones clang-tidy prints for the same finding:
+/// one per macro body the location passes through, outermost first; a
+/// location that is only a macro argument spelled at the use adds none.
+static std::vector<RawNote> macroBacktrace(SourceLocation Loc,
+                                           const SourceManager &SM,
+                                           const LangOptions &LO) {
+  constexpr unsigned Limit = 6; // DiagnosticOptions::DefaultMacroBacktraceLimit
+  llvm::SmallVector<SourceLocation, 8> Stack;
+  unsigned Ignored = 0;
+  while (Loc.isMacroID()) {
+    bool Arg = SM.isMacroArgExpansion(Loc);
+    Stack.push_back(Arg ? SM.getImmediateExpansionRange(Loc).getBegin() : Loc);
+    // Without ranges, Clang drops the levels up to a macro argument.
+    if (Arg)
+      Ignored = Stack.size();
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+    if (Loc.isFileID())
+      Loc = SM.getImmediateMacroCallerLoc(Stack.back());
+  }
+  Stack.erase(Stack.begin(), Stack.begin() + Ignored);
+  // Over the limit Clang shows the outer and inner halves and a note
+  // without a location in between (which neither front end reports).
+  size_t Outer = Stack.size(), Inner = 0;
+  if (Stack.size() > Limit) {
+    Outer = Limit / 2;
+    Inner = Limit / 2 + Limit % 2;
+  }
+  std::vector<RawNote> Out;
+  auto Emit = [&](SourceLocation L) {
+    llvm::StringRef Name =
+        Lexer::getImmediateMacroNameForDiagnostics(L, SM, LO);
+    Out.push_back({SM.getSpellingLoc(L),
+                   Name.empty() ? std::string("expanded from here")
+                                : "expanded from macro '" + Name.str() + "'"});
+  };
+  for (size_t I = 0; I < Outer; ++I)
+    Emit(Stack[Stack.size() - 1 - I]);
+  for (size_t I = Inner; I > 0; --I)
+    Emit(Stack[I - 1]);
+  return Out;
+}
+
 void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   if (Raw.Loc.isInvalid())
     return;
@@ -141,8 +220,13 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   if (SM.isInSystemHeader(Exp))
     return;
   Finding F;
-  if (!toLocation(Raw.Loc, SM, F.Loc) || !isUserFile(F.Loc.File))
+  if (!toLocation(Raw.Loc, SM, F.Loc))
     return;
+  if (!passesHeaderFilter(Exp, F.Loc.File, SM)) {
+    // Counted only where the default would have reported it.
+    HeaderFiltered += isUserFile(F.Loc.File);
+    return;
+  }
   if (isSuppressed(Raw.Loc, Raw.Rule, SM)) {
     ++Suppressed;
     return;
@@ -150,13 +234,25 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   F.Rule = std::move(Raw.Rule);
   F.Sev = Opts.SeverityOf ? Opts.SeverityOf(F.Rule) : Severity::Warning;
   F.Message = std::move(Raw.Message);
-  for (RawNote &N : Raw.Notes) {
+  LangOptions DefaultLO;
+  const LangOptions &LO = AST ? AST->getLangOpts() : DefaultLO;
+  auto AddNote = [&](SourceLocation Loc, std::string Message) {
     Note Out;
-    if (!toLocation(N.Loc, SM, Out.Loc))
-      continue;
-    Out.Message = std::move(N.Message);
+    if (!toLocation(Loc, SM, Out.Loc))
+      return;
+    Out.Message = std::move(Message);
     F.Notes.push_back(std::move(Out));
+  };
+  for (RawNote &N : macroBacktrace(Raw.Loc, SM, LO))
+    AddNote(N.Loc, std::move(N.Message));
+  for (RawNote &N : Raw.Notes) {
+    SourceLocation Loc = N.Loc;
+    AddNote(Loc, std::move(N.Message));
+    for (RawNote &M : macroBacktrace(Loc, SM, LO))
+      AddNote(M.Loc, std::move(M.Message));
   }
+  if (!toReplacements(Raw.Fixes, SM, F.Fixes))
+    F.Fixes.clear();
   addFinding(std::move(F), Exp, SM);
 }
 

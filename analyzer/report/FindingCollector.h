@@ -17,6 +17,7 @@
 
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Regex.h"
 
 #include <functional>
 #include <memory>
@@ -35,6 +36,12 @@ struct CollectorOptions {
   std::string ProjectRoot;
   /// Severity of each rule's findings; default: warning.
   std::function<Severity(llvm::StringRef Rule)> SeverityOf;
+  /// clang-tidy's -header-filter / -exclude-header-filter. Findings in the
+  /// main file are always kept. In other non-system files: with a
+  /// HeaderFilter, only where it matches the absolute path; without one,
+  /// wherever isUserFile holds. ExcludeHeaderFilter then removes matches.
+  std::shared_ptr<llvm::Regex> HeaderFilter;
+  std::shared_ptr<llvm::Regex> ExcludeHeaderFilter;
 };
 
 class FindingCollector : public DiagnosticSink {
@@ -61,6 +68,8 @@ public:
 
   std::vector<Finding> takeFindings() { return std::move(Findings); }
   unsigned suppressedCount() const { return Suppressed; }
+  /// Findings dropped because their header did not pass the header filter.
+  unsigned headerFilteredCount() const { return HeaderFiltered; }
 
   /// Is this (absolute, normalized) path user code rather than an installed
   /// third-party header? Files under the project root always are.
@@ -71,6 +80,12 @@ private:
                     const clang::SourceManager &SM);
   FileSuppressions &suppressionsFor(clang::FileID FID,
                                     const clang::SourceManager &SM);
+  bool passesHeaderFilter(clang::SourceLocation ExpansionLoc,
+                          llvm::StringRef Path,
+                          const clang::SourceManager &SM) const;
+  bool toReplacements(const std::vector<clang::FixItHint> &Hints,
+                      const clang::SourceManager &SM,
+                      std::vector<Replacement> &Out) const;
   bool toLocation(clang::SourceLocation Loc, const clang::SourceManager &SM,
                   Location &Out) const;
   std::string enclosingFunctionName(clang::SourceLocation ExpansionLoc) const;
@@ -87,6 +102,7 @@ private:
   llvm::DenseMap<clang::FileID, std::unique_ptr<FileSuppressions>> NoLints;
   std::vector<Finding> Findings;
   unsigned Suppressed = 0;
+  unsigned HeaderFiltered = 0;
 };
 
 } // namespace distlint

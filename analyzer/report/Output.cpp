@@ -75,14 +75,24 @@ void writeText(const AnalysisResult &R, const OutputOptions &O,
       OS << N.Message << '\n';
     }
   }
-  for (const FileError &E : R.Errors) {
-    if (O.Color)
-      OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
-    OS << E.File << ": ";
-    if (O.Color)
-      OS.resetColor();
-    writeLabel("error", llvm::raw_ostream::RED, OS, O.Color);
-    OS << E.Message << '\n';
+}
+
+void writeToolErrors(const std::vector<FileError> &Errors,
+                     llvm::raw_ostream &OS, bool Color) {
+  for (const FileError &E : Errors) {
+    llvm::StringRef Message(E.Message);
+    Location L{E.File, 1, 1};
+    if (E.At.Line) {
+      L = E.At;
+      Message.consume_front(E.At.File + ":" + std::to_string(E.At.Line) + ":" +
+                            std::to_string(E.At.Column) + ": ");
+    }
+    writeLocation(L, OS, Color);
+    writeLabel("error", llvm::raw_ostream::RED, OS, Color);
+    OS << Message;
+    if (L.File != E.File)
+      OS << " (in translation unit " << E.File << ")";
+    OS << '\n';
   }
 }
 

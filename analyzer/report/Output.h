@@ -38,8 +38,8 @@ struct OutputOptions {
   std::vector<RuleDescription> Rules;
 };
 
-/// `path:line:col: warning: message [rule]` then `path:line:col: note: ...`;
-/// file errors as `path: error: message`.
+/// `path:line:col: warning: message [rule]` then `path:line:col: note: ...`.
+/// File errors are not part of it (writeToolErrors, on stderr).
 void writeText(const AnalysisResult &R, const OutputOptions &O,
                llvm::raw_ostream &OS);
 /// {"tool":{...},"findings":[...],"errors":[...]}; file paths absolute.
@@ -48,6 +48,11 @@ void writeJson(const AnalysisResult &R, const OutputOptions &O,
 /// SARIF 2.1.0 accepted by GitHub code scanning.
 void writeSarif(const AnalysisResult &R, const OutputOptions &O,
                 llvm::raw_ostream &OS);
+/// File errors in clang's form, for problem matchers and CI annotations:
+/// `path:line:col: error: message` (line 1, column 1 when the error has no
+/// place of its own, e.g. a file without a compile command).
+void writeToolErrors(const std::vector<FileError> &Errors,
+                     llvm::raw_ostream &OS, bool Color);
 void writeResult(OutputFormat F, const AnalysisResult &R,
                  const OutputOptions &O, llvm::raw_ostream &OS);
 

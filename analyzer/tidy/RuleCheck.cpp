@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 
 #include <map>
 #include <mutex>
@@ -85,6 +86,47 @@ api::UserApi userApiFromOptions(const clang::tidy::ClangTidyOptions &Opts) {
   return User;
 }
 
+/// CheckOptions distlint.MissingTimeoutDefault / distlint.StepSyncInterval:
+/// what the fix-its insert, as .distlint.yaml's keys of the same names.
+FixOptions fixOptionsFrom(const clang::tidy::ClangTidyOptions &Opts) {
+  FixOptions Out;
+  auto It = Opts.CheckOptions.find("distlint.MissingTimeoutDefault");
+  if (It != Opts.CheckOptions.end() && !It->second.Value.empty())
+    Out.MissingTimeoutDefault = It->second.Value;
+  It = Opts.CheckOptions.find("distlint.StepSyncInterval");
+  unsigned N = 0;
+  if (It != Opts.CheckOptions.end() &&
+      !llvm::StringRef(It->second.Value).getAsInteger(10, N) && N >= 2)
+    Out.StepSyncInterval = N;
+  return Out;
+}
+
+/// clang-tidy keeps a diagnostic in a header when one of its notes is in
+/// the main file, and distlint's notes often are (the rank test, the loop):
+/// apply -header-filter / -exclude-header-filter to the finding's own place
+/// here, as clang-tidy does for its built-in checks' single-location
+/// warnings.
+bool passesHeaderFilter(const clang::tidy::ClangTidyOptions &Opts,
+                        SourceLocation Loc, const SourceManager &SM) {
+  if (Loc.isInvalid())
+    return true;
+  SourceLocation Exp = SM.getExpansionLoc(Loc);
+  if (SM.isWrittenInMainFile(Exp))
+    return true;
+  if (SM.isInSystemHeader(Exp))
+    return true; // clang-tidy's --system-headers decides
+  OptionalFileEntryRef File = SM.getFileEntryRefForID(SM.getFileID(Exp));
+  if (!File)
+    return true;
+  llvm::StringRef Name = File->getName();
+  if (!Opts.HeaderFilterRegex || Opts.HeaderFilterRegex->empty() ||
+      !llvm::Regex(*Opts.HeaderFilterRegex).match(Name))
+    return false;
+  return !(Opts.ExcludeHeaderFilterRegex &&
+           !Opts.ExcludeHeaderFilterRegex->empty() &&
+           llvm::Regex(*Opts.ExcludeHeaderFilterRegex).match(Name));
+}
+
 /// Clang diagnostics treat the description as a format string.
 std::string escapeForDiag(llvm::StringRef Text) {
   std::string Out;
@@ -119,15 +161,21 @@ void RuleCheck::check(const MatchFinder::MatchResult &R) {
     return;
   TUState &State =
       stateFor(*R.Context, userApiFromOptions(TidyContext->getOptions()));
-  TheRule->setContext(RuleContext{&State.TheEngine, this});
+  Fixes = fixOptionsFrom(TidyContext->getOptions());
+  TheRule->setContext(RuleContext{&State.TheEngine, this, &Fixes});
 }
 
 void RuleCheck::report(RawFinding F, const SourceManager &SM) {
+  if (!passesHeaderFilter(TidyContext->getOptions(), F.Loc, SM))
+    return;
   // Each builder must be emitted before the next diagnostic starts.
-  if (F.Loc.isValid())
-    diag(F.Loc, escapeForDiag(F.Message));
-  else
+  if (F.Loc.isValid()) {
+    auto D = diag(F.Loc, escapeForDiag(F.Message));
+    for (const FixItHint &H : F.Fixes)
+      D << H;
+  } else {
     diag(escapeForDiag(F.Message));
+  }
   for (const RawNote &N : F.Notes) {
     if (N.Loc.isValid())
       diag(N.Loc, escapeForDiag(N.Message), DiagnosticIDs::Note);

@@ -36,6 +36,7 @@ private:
   const RuleInfo &Info;
   clang::tidy::ClangTidyContext *TidyContext;
   std::unique_ptr<Rule> TheRule;
+  FixOptions Fixes;
 };
 
 } // namespace distlint::tidy

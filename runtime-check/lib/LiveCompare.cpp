@@ -37,12 +37,16 @@ constexpr uint64_t kRescanNs = 250000000ull;         // Look for new traces.
 constexpr uint64_t kSettledRescanNs = 2000000000ull; // Once all ranks are seen.
 constexpr uint64_t kKeepNs = 10000000000ull; // Agreed entries kept this long.
 constexpr size_t kMaxEntries = 1u << 16;
+/// Two ranks each blocked this long (seen by this watchdog) in a collective
+/// the other has not reached, on different communicators: a deadlock.
+constexpr uint64_t kCrossWaitNs = 500000000ull;
 
 /// What the comparison needs of a record.
 struct Snapshot {
   uint64_t Slot = 0, Seq = 0, CommId = 0, Count = 0, StartNs = 0, Aux = 0;
   uint16_t Op = 0, ApiId = 0;
   int32_t DataType = -1, RedOp = -1, Peer = -1, CommRank = -1, CommSize = 0;
+  uint32_t Tid = 0;
   PackedFrame Frame = 0;
 };
 
@@ -60,6 +64,15 @@ struct Source {
   Snapshot EndRec;
   std::unordered_map<uint64_t, uint64_t> LastSeq; ///< Per communicator.
   std::unordered_map<uint64_t, Snapshot> CommEnded;
+  /// The newest record read, when this watchdog first saw it, its kind.
+  Snapshot Newest;
+  uint32_t NewestKind = 0;
+  uint64_t NewestSinceNs = 0;
+  bool HasNewest = false;
+  /// The thread that issued its operations; another one (Multithreaded)
+  /// may be about to issue what the first waits for.
+  uint32_t IssuerTid = 0;
+  bool Multithreaded = false;
 
   int rank() const { return Header->Rank.load(std::memory_order_relaxed); }
   bool member(uint64_t Comm) const { return LastSeq.count(Comm) != 0; }
@@ -103,6 +116,7 @@ bool copyRecord(const TraceRecord &R, uint64_t Slot, Snapshot &Out,
   Out.Peer = R.Peer;
   Out.CommRank = R.CommRank;
   Out.CommSize = R.CommSize;
+  Out.Tid = R.Tid;
   Out.Frame = R.Frames[0];
   Kind = R.Kind;
   std::atomic_thread_fence(std::memory_order_acquire);
@@ -284,6 +298,22 @@ void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm,
             opInfo(Theirs.Op).Name, (unsigned long long)Theirs.Count,
             modulePath(*Other.Header, Theirs.Frame),
             (unsigned long long)frameOffset(Theirs.Frame));
+  else if (Kind == MismatchKind::CrossWait)
+    logLine("rank %d: deadlock across communicators: this rank waits in "
+            "%s(count=%llu) at %s+0x%llx (communicator %08llx, collective "
+            "#%llu), which rank %d has not reached; rank %d waits in "
+            "%s(count=%llu) at %s+0x%llx (communicator %08llx, collective "
+            "#%llu), which this rank has not reached",
+            Rank, opInfo(Mine.Op).Name, (unsigned long long)Mine.Count,
+            modulePath(OwnH, Mine.Frame),
+            (unsigned long long)frameOffset(Mine.Frame), Short,
+            (unsigned long long)Seq, Other.rank(), Other.rank(),
+            opInfo(Theirs.Op).Name, (unsigned long long)Theirs.Count,
+            modulePath(*Other.Header, Theirs.Frame),
+            (unsigned long long)frameOffset(Theirs.Frame),
+            (unsigned long long)((Theirs.CommId >> 32) ^
+                                 (Theirs.CommId & 0xffffffffull)),
+            (unsigned long long)Theirs.Seq);
   else {
     // Field is set when this rank is the one that moved on.
     const Snapshot &Issuer = Field ? Theirs : Mine,
@@ -362,6 +392,14 @@ void drain(State &S, TraceWriter &Own, size_t Index, uint64_t Now) {
         break; // Claimed, not yet committed: look again next poll.
       continue;
     }
+    Src.Newest = R;
+    Src.NewestKind = Kind;
+    Src.NewestSinceNs = Now;
+    Src.HasNewest = true;
+    if (Kind == uint32_t(RecordKind::Op)) {
+      Src.Multithreaded |= Src.IssuerTid && Src.IssuerTid != R.Tid;
+      Src.IssuerTid = R.Tid;
+    }
     if (isEnd(Kind, R)) {
       if (!Src.Ended) {
         Src.Ended = true;
@@ -413,6 +451,72 @@ void findMovedOn(State &S, TraceWriter &Own, uint64_t Now) {
   }
 }
 
+/// The collective a source is blocked in: its newest record is a collective
+/// call that has not returned, or a wait (MPI_Wait*, Work::wait) that has not
+/// returned for a collective not yet completed.
+bool blockedIn(const Source &Src, Snapshot &Op) {
+  if (!Src.HasNewest || Src.Multithreaded ||
+      Src.NewestKind != uint32_t(RecordKind::Op) ||
+      Src.Header->Head.load(std::memory_order_acquire) != Src.Newest.Slot + 1)
+    return false;
+  auto NotYet = [&](uint64_t Slot, uint16_t Bit) {
+    const TraceRecord &R = Src.Ring[Slot & Src.Mask];
+    uint16_t St = R.State.load(std::memory_order_acquire) |
+                  R.Progress.load(std::memory_order_acquire);
+    return R.Commit.load(std::memory_order_acquire) == Slot + 1 && !(St & Bit);
+  };
+  const Snapshot &N = Src.Newest;
+  OpCategory Cat = opInfo(N.Op).Category;
+  if (Cat == OpCategory::Collective) {
+    Op = N;
+    return Op.CommId && Op.Seq && NotYet(N.Slot, StateReturned);
+  }
+  if (Cat != OpCategory::Wait || !N.Aux || !NotYet(N.Slot, StateReturned))
+    return false;
+  uint64_t Target = N.Aux - 1;
+  uint32_t Kind = 0;
+  if (Target >= N.Slot || N.Slot - Target > Src.Mask ||
+      !copyRecord(Src.Ring[Target & Src.Mask], Target, Op, Kind))
+    return false;
+  return Kind == uint32_t(RecordKind::Op) &&
+         opInfo(Op.Op).Category == OpCategory::Collective && Op.CommId &&
+         Op.Seq && NotYet(Target, StateCompleted);
+}
+
+/// Whether collective Op misses exactly one member, Src, which has not
+/// reached it: everyone else is in it, so it waits for Src.
+bool waitsOnlyFor(const State &S, const Source &Src, const Snapshot &Op) {
+  auto Last = Src.LastSeq.find(Op.CommId);
+  if (Last == Src.LastSeq.end() || Last->second >= Op.Seq || Op.CommSize <= 1)
+    return false;
+  auto E = S.Entries.find(std::make_pair(Op.CommId, Op.Seq));
+  return E != S.Entries.end() && E->second.Seen + 1 == uint32_t(Op.CommSize);
+}
+
+/// This rank and another each blocked in a collective that waits only for
+/// the other, on different communicators (each in its own order): neither
+/// can return. Fingerprints at each sequence number agree, so only this
+/// sees it before the timeout. (An NCCL rank waits in a host sync, which
+/// leaves no record: not seen here.)
+void findCrossWait(State &S, TraceWriter &Own, uint64_t Now) {
+  Source &Me = *S.Sources[0];
+  Snapshot Mine;
+  if (!blockedIn(Me, Mine) || Now - Me.NewestSinceNs < kCrossWaitNs)
+    return;
+  for (size_t I = 1; I < S.Sources.size(); ++I) {
+    Source &Peer = *S.Sources[I];
+    Snapshot Theirs;
+    if (!blockedIn(Peer, Theirs) || Now - Peer.NewestSinceNs < kCrossWaitNs ||
+        Theirs.CommId == Mine.CommId)
+      continue;
+    if (waitsOnlyFor(S, Peer, Mine) && waitsOnlyFor(S, Me, Theirs)) {
+      report(S, Own, MismatchKind::CrossWait, Mine.CommId, Mine.Seq, Mine, Peer,
+             Theirs, nullptr, Now);
+      return;
+    }
+  }
+}
+
 /// Drops entries every followed member has passed long ago.
 void sweep(State &S, uint64_t Now) {
   for (auto It = S.Entries.begin(); It != S.Entries.end();) {
@@ -456,6 +560,8 @@ void liveCompare(TraceWriter &Own, uint64_t Now) {
     drain(S, Own, I, Now);
   if (!S.Reported)
     findMovedOn(S, Own, Now);
+  if (!S.Reported)
+    findCrossWait(S, Own, Now);
   if (Now >= S.NextSweepNs) {
     sweep(S, Now);
     S.NextSweepNs = Now + 1000000000ull;

@@ -7,8 +7,10 @@
 // sequence number. The first disagreement — another operation, count,
 // datatype, reduction, root or tensor shape at the same number, or a rank
 // that ended (MPI_Finalize, exit, communicator destroyed) without issuing a
-// collective another member issued — is written as a LiveMismatch record,
-// printed with both call-sites, and with DISTLINT_RT_ABORT=1 ends the job.
+// collective another member issued, or two ranks each blocked in a collective
+// of another communicator that waits only for the other — is written as a
+// LiveMismatch record, printed with both call-sites, and with
+// DISTLINT_RT_ABORT=1 ends the job.
 // Nothing is sent on the job's communicators; the call path is untouched.
 //
 //===----------------------------------------------------------------------===//

@@ -18,6 +18,7 @@
 #include "Runtime.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -30,6 +31,8 @@ const char *const MpiSonames[] = {"libmpi.so.40", "libmpi.so.12", "libmpi.so", n
 constexpr int kMpiErrIntern = 16; // MPI_ERR_INTERN in Open MPI.
 constexpr uint64_t kWorldId = 0x574f524c44ull; // "WORLD"
 constexpr uint64_t kSelfId = 0x53454c46ull;    // "SELF"
+/// How long MPI_Abort may take to end the job before this rank exits itself.
+constexpr unsigned kAbortGraceSeconds = 10;
 
 #define REAL_MPI(Name)                                                         \
   ([] {                                                                        \
@@ -379,7 +382,24 @@ int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs, C
   return R;
 }
 
+void *exitAfterAbortGrace(void *) {
+  sleep(kAbortGraceSeconds);
+  logLine("rank %d: MPI_Abort did not end the job within %u s; exiting",
+          globalRank(), kAbortGraceSeconds);
+  _exit(134);
+}
+
 void abortMpi(CommState *C) {
+  // MPI_Abort runs on the watchdog thread while the main thread is blocked
+  // inside MPI; in an MPI_THREAD_SINGLE program Open MPI does not always end
+  // the job from there (seen on loaded machines). A rank that exits on its
+  // own makes mpirun end the others, so that is the fallback.
+  pthread_t Timer;
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
+  pthread_create(&Timer, &Attr, exitAfterAbortGrace, nullptr);
+  pthread_attr_destroy(&Attr);
   if (auto Real = REAL_MPI(MPI_Abort))
     Real(reinterpret_cast<MPI_Comm>(C->Handle.load()), 1);
 }

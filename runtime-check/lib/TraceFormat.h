@@ -73,6 +73,9 @@ enum class MismatchKind : int32_t {
       1, ///< Same sequence number, different op/count/type/reduction/root.
   MovedOn =
       2, ///< The peer ended (finalize, exit, communicator end) without it.
+  /// This rank waits in collective Seq of CommId for the peer, which waits
+  /// (Aux: its record) in a collective of another communicator for this rank.
+  CrossWait = 3,
 };
 
 /// Bits of TraceRecord::State and ::Progress.

@@ -124,6 +124,13 @@ std::string dataTypeName(Api ApiId, int32_t Code) {
         "float16", "float32", "float64", "bfloat16", "fp8e4m3", "fp8e5m2"};
     return Code < 12 ? Names[Code] : "type" + std::to_string(Code);
   }
+  if (ApiId == Api::C10d) { // c10::ScalarType
+    static const char *const Names[] = {
+        "uint8",   "int8",    "int16",     "int32",     "int64",      "float16",
+        "float32", "float64", "complex32", "complex64", "complex128", "bool",
+        "qint8",   "quint8",  "qint32",    "bfloat16"};
+    return Code < 16 ? Names[Code] : "scalar type " + std::to_string(Code);
+  }
   if (ApiId == Api::Mpi) {
     if (Code & kMpiDerivedType)
       return "derived type of " + std::to_string(Code & 0xffffff) + " bytes";
@@ -139,6 +146,12 @@ std::string redOpName(Api ApiId, int32_t Code) {
   if (ApiId == Api::Nccl) {
     static const char *const Names[] = {"sum", "prod", "max", "min", "avg"};
     return Code < 5 ? Names[Code] : "custom op " + std::to_string(Code);
+  }
+  if (ApiId == Api::C10d) { // c10d::ReduceOp::RedOpType
+    static const char *const Names[] = {"SUM", "AVG",  "PRODUCT",
+                                        "MIN", "MAX",  "BAND",
+                                        "BOR", "BXOR", "PREMUL_SUM"};
+    return Code < 9 ? Names[Code] : "reduce op " + std::to_string(Code);
   }
   if (ApiId == Api::Mpi) {
     if (Code >= 1 && unsigned(Code) <= NumMpiOpNames)
@@ -171,6 +184,17 @@ std::string describeOp(const Record &R) {
     if (!redOpName(R.ApiId, R.RedOp).empty())
       Args.push_back(redOpName(R.ApiId, R.RedOp));
   }
+  if (R.ApiId == Api::C10d && Transfer && R.Op != OpCode::C10dBarrier) {
+    if (R.Tag > 1)
+      Args.push_back(std::to_string(R.Tag) + " tensors");
+    if (!(R.Aux >> 63) && R.Tag > 0) { // Exact shape code (TorchAbi.h).
+      std::string Shape = "shape [";
+      for (uint64_t D = 0, N = R.Aux & 7; D < N; ++D)
+        Shape +=
+            (D ? ", " : "") + std::to_string((R.Aux >> (3 + 15 * D)) & 0x7fff);
+      Args.push_back(Shape + "]");
+    }
+  }
   if (isRooted(R.Op))
     Args.push_back("root=" + std::to_string(R.Peer));
   if (Cat == OpCategory::Send || Cat == OpCategory::SendRecv)
@@ -201,6 +225,8 @@ std::vector<std::string> fingerprintDiff(const Record &A, const Record &B) {
     D.push_back("datatype");
   if (A.RedOp != B.RedOp)
     D.push_back("reduction");
+  if (A.ApiId == Api::C10d && A.Aux != B.Aux)
+    D.push_back("tensor shape");
   if (isRooted(A.Op) && A.Peer != B.Peer)
     D.push_back("root");
   return D;
@@ -485,10 +511,18 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     A.Manifest = *Manifest;
     A.HaveManifest = true;
   }
-  // Communicators and their members.
+  // Communicators and their members. Trace files are untrusted input: a
+  // communicator larger than the job's world (or than any real job) is a
+  // corrupt record, not a reason to allocate gigabytes for its member table.
+  int32_t MaxCommSize = 0;
+  for (const RankTrace &Tr : A.Traces)
+    MaxCommSize = std::max(MaxCommSize, int32_t(Tr.WorldSize));
+  if (MaxCommSize <= 0 || MaxCommSize > kMaxCommunicatorSize)
+    MaxCommSize = kMaxCommunicatorSize;
   std::map<uint64_t, CommSummary> Comms;
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
+    size_t Implausible = 0;
     if (Tr.wrapped())
       A.Notes.push_back(
           "rank " + std::to_string(Tr.Rank) + ": the trace ring wrapped; " +
@@ -502,6 +536,10 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
       if (!R.CommId || R.CommRank < 0 || R.CommSize <= 0 ||
           (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate))
         continue;
+      if (R.CommSize > MaxCommSize || R.CommRank >= R.CommSize) {
+        ++Implausible;
+        continue;
+      }
       CommSummary &C = Comms[R.CommId];
       C.Id = R.CommId;
       C.ApiId = R.ApiId;
@@ -523,6 +561,11 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
       if (R.Kind == RecordKind::CommCreate && !C.Created.Rec)
         C.Created = {int(T), &R};
     }
+    if (Implausible)
+      A.Notes.push_back("rank " + std::to_string(Tr.Rank) + ": " +
+                        std::to_string(Implausible) +
+                        " records with a communicator rank or size outside "
+                        "the job were ignored (corrupt trace?)");
   }
   for (auto &[Id, C] : Comms) {
     compareComm(A, C);
@@ -568,7 +611,8 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
     for (const Record *R : H.Hangs)
       Until = std::max(Until, R->EndNs);
     for (const Record &Op : Tr.Records)
-      if (Op.Kind == RecordKind::Op && Op.ApiId == Api::Nccl &&
+      if (Op.Kind == RecordKind::Op &&
+          (Op.ApiId == Api::Nccl || Op.ApiId == Api::C10d) &&
           Op.StartNs <= Until && Op.has(StateReturned) &&
           !Op.has(StateCompleted) &&
           !Op.has(StateUntracked | StateCaptured | StateFailed) &&

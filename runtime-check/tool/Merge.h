@@ -53,6 +53,10 @@ struct RankOp {
   const Record *Rec = nullptr;
 };
 
+/// Communicator sizes above this (or above the job's world size) in a trace
+/// are treated as corrupt records: larger than any job distlint-rt confirms.
+constexpr int32_t kMaxCommunicatorSize = 1 << 20;
+
 struct CommSummary {
   uint64_t Id = 0;
   Api ApiId = Api::None;

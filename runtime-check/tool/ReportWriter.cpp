@@ -43,9 +43,36 @@ const char *apiName(Api A) {
     return "MPI";
   case Api::Cuda:
     return "CUDA";
+  case Api::C10d:
+    return "c10d process group";
   default:
     return "?";
   }
+}
+
+/// What a live report saw, in the text report and as JSON's "kind".
+const char *liveKindText(MismatchKind K) {
+  switch (K) {
+  case MismatchKind::Fingerprint:
+    return "a different collective";
+  case MismatchKind::MovedOn:
+    return "a member that moved on";
+  case MismatchKind::CrossWait:
+    return "a member waiting for it on another communicator";
+  }
+  return "a divergence";
+}
+
+const char *liveKindName(MismatchKind K) {
+  switch (K) {
+  case MismatchKind::Fingerprint:
+    return "fingerprint";
+  case MismatchKind::MovedOn:
+    return "moved-on";
+  case MismatchKind::CrossWait:
+    return "cross-wait";
+  }
+  return "unknown";
 }
 
 std::string rankLabel(const Analysis &A, int Trace) {
@@ -240,12 +267,10 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
     std::snprintf(Latency, sizeof(Latency), "%.2f s",
                   double(E.Rec->EndNs - E.Rec->StartNs) / 1e9);
     OS << "\nSEEN LIVE: " << rankLabel(A, E.Trace) << "'s watchdog reported "
-       << (E.Rec->Tag == int32_t(MismatchKind::Fingerprint)
-               ? "a different collective"
-               : "a member that moved on")
-       << " at collective #" << E.Rec->Seq << " of communicator "
-       << commName(E.Rec->CommId) << " (rank " << E.Rec->Peer << "), "
-       << Latency << " after it happened\n";
+       << liveKindText(MismatchKind(E.Rec->Tag)) << " at collective #"
+       << E.Rec->Seq << " of communicator " << commName(E.Rec->CommId)
+       << " (rank " << E.Rec->Peer << "), " << Latency
+       << " after it happened\n";
   }
   for (const RankOp &E : A.WatchdogAborts)
     OS << "\nABORTED: " << rankLabel(A, E.Trace)
@@ -458,9 +483,7 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
          {"peer", E.Rec->Peer},
          {"communicator", commName(E.Rec->CommId)},
          {"collective", E.Rec->Seq},
-         {"kind", E.Rec->Tag == int32_t(MismatchKind::Fingerprint)
-                      ? "fingerprint"
-                      : "moved-on"},
+         {"kind", liveKindName(MismatchKind(E.Rec->Tag))},
          {"latency_seconds", double(E.Rec->EndNs - E.Rec->StartNs) / 1e9}});
   J["hangs"] = json::array();
   for (const HangReport &H : A.Hangs) {

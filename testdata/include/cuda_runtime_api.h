@@ -40,6 +40,18 @@ typedef struct CUevent_st *cudaEvent_t;
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocMapped 0x02
+#define cudaMemAttachGlobal 0x01
+
+// vector_types.h
+struct dim3 {
+  unsigned int x, y, z;
+#ifdef __cplusplus
+  dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+#endif
+};
+typedef struct dim3 dim3;
 
 // Devices.
 cudaError_t cudaSetDevice(int device);
@@ -56,6 +68,11 @@ const char *cudaGetErrorName(cudaError_t error);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
+                                     unsigned int flags);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size,
+                              unsigned int flags
+                                  DISTLINT_CUDA_DEFAULT(cudaMemAttachGlobal));
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
@@ -66,6 +83,11 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                             cudaStream_t stream DISTLINT_CUDA_DEFAULT(0));
+
+// Kernels.
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem,
+                             cudaStream_t stream);
 
 // Streams.
 cudaError_t cudaStreamCreate(cudaStream_t *pStream);

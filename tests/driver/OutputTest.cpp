@@ -50,8 +50,24 @@ TEST(TextOutput, IsClangStyle) {
             "/repo/src/train.cpp:12:5: warning: collective reached only by "
             "some ranks [distlint-rank-divergent-collective]\n"
             "/repo/src/train.cpp:11:7: note: rank comes from here\n"
-            "/elsewhere/x.cpp:3:1: error: no timeout [distlint-missing-timeout]\n"
-            "/repo/src/broken.cpp: error: broken.cpp:1:10: error: x\n");
+            "/elsewhere/x.cpp:3:1: error: no timeout [distlint-missing-timeout]\n");
+}
+
+TEST(ToolErrors, AreClangStyleAtTheirOwnPlace) {
+  std::vector<FileError> Errors = {
+      {"/repo/src/nowhere.cpp", "no such file", {}},
+      {"/repo/src/a.cpp", "/repo/src/a.h:3:4: unknown type name 'T'",
+       {"/repo/src/a.h", 3, 4}},
+      {"/repo/src/b.cpp", "/repo/src/b.cpp:7:2: expected ';'",
+       {"/repo/src/b.cpp", 7, 2}}};
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  writeToolErrors(Errors, OS, /*Color=*/false);
+  EXPECT_EQ(OS.str(),
+            "/repo/src/nowhere.cpp:1:1: error: no such file\n"
+            "/repo/src/a.h:3:4: error: unknown type name 'T' (in translation "
+            "unit /repo/src/a.cpp)\n"
+            "/repo/src/b.cpp:7:2: error: expected ';'\n");
 }
 
 TEST(TextOutput, ColorOnlyWhenAsked) {

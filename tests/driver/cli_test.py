@@ -131,7 +131,7 @@ def bad_arguments_exit_2_with_one_line(e):
                  ["--line-filter=[oops", e.path("clean.cpp"), "--"] + e.flags,
                  ["--baseline", os.path.join(e.tmp, "missing.json"), e.path("clean.cpp"), "--"] + e.flags,
                  ["--resource-dir=/nonexistent", e.path("clean.cpp"), "--"] + e.flags,
-                 ["--config", os.path.join(e.tmp, "missing.yaml"), e.path("clean.cpp"), "--"] + e.flags,
+                 ["--config-file", os.path.join(e.tmp, "missing.yaml"), e.path("clean.cpp"), "--"] + e.flags,
                  []):
         rc, out, err = e.run(args)
         one_error_line(rc, err, " ".join(args[:2]))
@@ -337,7 +337,7 @@ def extra_args(e):
     rc, out, err = e.lint([src], ["--extra-arg-before=-DFROM_THE_DATABASE"])
     check(rc == 0, f"--extra-arg-before: {rc} {out} {err}")
     rc, out, err = e.lint([src])
-    check(rc == 2 and "compiled without the database flags" in out, f"{rc} {out}")
+    check(rc == 2 and "compiled without the database flags" in err, f"{rc} {out} {err}")
 
 
 @case
@@ -504,8 +504,8 @@ def config_file_selects_rules_and_severity(e):  # NEEDS_RULE
     other = os.path.join(e.tmp, "other.yaml")
     with open(other, "w") as fh:
         fh.write("Rules: 'distlint-*'\n")
-    rc, doc, _ = e.json([src], ["--config", other])
-    check(rc == 1, "--config replaces the per-directory file")
+    rc, doc, _ = e.json([src], ["--config-file", other])
+    check(rc == 1, "--config-file replaces the per-directory file")
 
 
 @case
@@ -620,6 +620,11 @@ def sarif_validates_with_notes(e):  # NEEDS_RULE
     check(len(results) == 2, f"results: {results}")
     check(all(r.get("relatedLocations") for r in results), "notes missing as relatedLocations")
     check(all(r["partialFingerprints"] for r in results), "partialFingerprints missing")
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_tidy  # noqa: E402  clang-tidy's options (README table), issue 13
+cli_tidy.register(sys.modules[__name__])
 
 
 def main():

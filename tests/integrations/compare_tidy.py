@@ -68,7 +68,7 @@ def run_user_config_case(args):
             f.write("RankSources: [cluster::whoami]\n")
         ok = True
         for label, extra_ours, extra_theirs, want in (
-                ("with RankSources", ["--config=" + cfg],
+                ("with RankSources", ["--config-file=" + cfg],
                  ["-config={CheckOptions: {distlint.RankSources: 'cluster::whoami'}}"],
                  expected),
                 ("without", [], [], collections.Counter())):

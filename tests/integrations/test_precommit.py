@@ -11,7 +11,12 @@ commits through it:
      elsewhere -> commit passes (only changed lines are reported);
   4. six defective files staged at once -> pre-commit splits them across
      parallel hook calls (on >= 2 CPUs) and every finding is still reported;
-  5. the fix commits cleanly.
+  5. the fix commits cleanly;
+  6. a header-only change that adds a rank-divergent barrier to a header
+     (its caller, a .cpp of the database, is unchanged) -> refused, the
+     header's line printed;
+  7. `pre-commit run --all-files` fails on a defect committed earlier with
+     --no-verify (all lines of all files are checked).
 Without pre-commit installed, the entry script is driven directly the way
 pre-commit calls it (staged files of the hook's types as arguments).
 """
@@ -37,6 +42,35 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   double local = rank, total = 0;
   MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+"""
+HEADER_CLEAN = """\
+#pragma once
+#include <mpi.h>
+
+inline void sync_point() {
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+"""
+HEADER_DEFECT = """\
+#pragma once
+#include <mpi.h>
+
+inline void sync_point() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    MPI_Barrier(MPI_COMM_WORLD); // only rank 0 waits
+}
+"""
+USES_HEADER = """\
+#include "sync.h"
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  sync_point();
   MPI_Finalize();
   return 0;
 }
@@ -120,11 +154,15 @@ def main():
         for name in names:
             with open(os.path.join(src, name), "w") as f:
                 f.write(CLEAN)
+        with open(os.path.join(src, "sync.h"), "w") as f:
+            f.write(HEADER_CLEAN)
+        with open(os.path.join(src, "uses_sync.cpp"), "w") as f:
+            f.write(USES_HEADER)
         flags = "-std=c++17 -I" + os.path.join(lib.REPO, "testdata", "include")
         with open(os.path.join(proj, "build", "compile_commands.json"), "w") as f:
             json.dump([{"directory": proj, "file": "src/" + n,
                         "command": "c++ %s -c src/%s -o %s.o" % (flags, n, n)}
-                       for n in names], f, indent=1)
+                       for n in names + ["uses_sync.cpp"]], f, indent=1)
         with open(os.path.join(proj, ".gitignore"), "w") as f:
             f.write("build/\n")
         with open(os.path.join(proj, ".pre-commit-config.yaml"), "w") as f:
@@ -212,6 +250,27 @@ def main():
         run(["git", "add", "src"], proj, env, 0)
         rc, out = commit("fix")
         check(rc == 0 and head_subject() == "fix", "fixed change commits", out)
+
+        # 6. Only the header changes: checked through uses_sync.cpp.
+        with open(os.path.join(src, "sync.h"), "w") as f:
+            f.write(HEADER_DEFECT)
+        run(["git", "add", "src/sync.h"], proj, env, 0)
+        rc, out = commit("header-only change")
+        print("  " + "\n  ".join(out.strip().splitlines()))
+        want = "src/sync.h:%d:" % defect_line(HEADER_DEFECT)
+        check(rc != 0 and head_subject() == "fix", "header-only defect refused", out)
+        check(want in out and "[%s]" % RULE in out,
+              "refusal shows the header's finding (%s)" % want, out)
+
+        # 7. --all-files: every line of every file, old defects included.
+        run(["git", "commit", "-q", "--no-verify", "-m", "header defect"], proj, env, 0)
+        if precommit:
+            rc, out = run([precommit, "run", "--all-files"], proj, env)
+        else:
+            tracked = run(["git", "ls-files"], proj, env, 0)[1].split()
+            rc, out = run([os.path.join(hooks, "scripts", "precommit-distlint")]
+                          + [t for t in tracked if t.endswith((".cpp", ".h"))], proj, env)
+        check(rc != 0 and want in out, "--all-files fails on a committed defect", out)
     except Failure as e:
         print("FAIL: %s" % e)
         return 1

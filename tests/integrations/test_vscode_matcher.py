@@ -6,7 +6,9 @@ real binary in text and JSON mode on inputs/lsp_divergent.cpp, and requires
 each finding and note of the JSON report to be matched from the text lines
 with the right file, line, column, severity, message and rule code -- with
 absolute paths as distlint prints them and with workspace-relative ones
-(what `fileLocation: autoDetect` also accepts).
+(what `fileLocation: autoDetect` also accepts). Tool errors (a file that
+does not compile) go to stderr in clang's form and must be matched too, at
+the place the compiler reported.
 """
 import argparse
 import json
@@ -96,6 +98,28 @@ def main():
                     % (label, len(got), len(want))
             print("ok: '%s' matches all %d findings/notes (absolute and relative paths)"
                   % (label, len(want)))
+
+        # A translation unit that does not compile: its error on stderr.
+        broken = os.path.join(lib.REPO, "testdata", "driver", "syntax_error.cpp")
+        err_text = subprocess.run([args.distlint, "--quiet", broken] + flags,
+                                  capture_output=True, text=True, timeout=300, cwd=lib.REPO)
+        err_js = subprocess.run([args.distlint, "--quiet", "--format=json", broken] + flags,
+                                capture_output=True, text=True, timeout=300, cwd=lib.REPO)
+        assert err_text.returncode == 2, err_text.stdout + err_text.stderr
+        reported = json.loads(err_js.stdout)["errors"]
+        assert len(reported) == 1, reported
+        where = re.match(r"^(/[^:]+):(\d+):(\d+): (.*)$", reported[0]["message"])
+        assert where, "the JSON error has no compiler location: %s" % reported
+        print("distlint stderr:\n  " + err_text.stderr.strip())
+        for label, pattern in matchers():
+            regex = to_python_regex(pattern["regexp"])
+            got = [p for p in (parse(pattern, regex, l)
+                               for l in err_text.stderr.splitlines()) if p]
+            assert any(g["file"] == where.group(1) and g["line"] == int(where.group(2))
+                       and g["column"] == int(where.group(3)) and g["severity"] == "error"
+                       and g["message"].startswith(where.group(4)) for g in got), \
+                "%s: the compile error is not matched: %s" % (label, got)
+            print("ok: '%s' matches the tool error on stderr" % label)
     except AssertionError as e:
         print("FAIL: %s" % e)
         return 1

@@ -125,6 +125,7 @@ def problem_lines(report, source):
             add(op)
         for missing in first["missing"]:
             add(missing.get("last"))
+            add(missing.get("blocked_in"))  # where a missing rank waits
     for hang in report["hangs"]:
         add(hang.get("blocked_in"))
         for op in hang["pending"]:

@@ -131,6 +131,43 @@ def case_mpi_live_abort(ctx):
           "MPI_Allreduce" in lines[0], f"live line lacks both call-sites: {lines}")
 
 
+def case_mpi_live_cross_comm(ctx):
+    """Two ranks each blocked in a barrier the other has not reached, on two
+    communicators (used in opposite orders): no sequence number disagrees,
+    yet it is reported live within 2 s (300 s timeout) with both call-sites,
+    and --abort ends the job."""
+    need_mpi(ctx)
+    src = source(ctx, "mpi_cross_comm.c")
+    world = line_of(src, "rank 0 waits")
+    data = line_of(src, "rank 1 waits")
+    start = time.time()
+    code, out, err = rt_run(ctx, "--nproc", "2", "--timeout", "300", "--abort", "--out",
+                            ctx.path("traces"), "--log-dir", ctx.path("logs"), "--format",
+                            "json", "--", ctx.binary("mpi_cross_comm"), timeout=60)
+    wall = time.time() - start
+    check(code == 1, f"exit {code}\n{out}\n{err}")
+    report = json.loads(out)
+    cross = [l for l in report["live"] if l["kind"] == "cross-wait"]
+    check(cross, f"no cross-communicator live report: {report['live']}\n{err}")
+    latency = min(l["latency_seconds"] for l in cross)
+    print(f"live detection latency {latency:.3f} s, whole run {wall:.1f} s")
+    check(latency < LIVE_LIMIT, f"reported {latency:.2f} s after the deadlock")
+    check(wall < 30, f"job ran {wall:.0f} s although the deadlock was seen live")
+    name = os.path.basename(src)
+    seen = set()
+    for d in report["divergences"]:
+        for op in d["issued"]:
+            seen |= {(op["rank"], l) for f, l in positions(op) if f == name}
+    check({(0, world), (1, data)} <= seen,
+          f"divergences lack rank 0 at {name}:{world} and rank 1 at {name}:{data}: "
+          f"{sorted(seen)}\n{json.dumps(report['divergences'])[:2000]}")
+    with open(ctx.path("logs", "rank0.err"), encoding="utf-8") as fh:
+        err += fh.read()
+    lines = [l for l in err.splitlines() if "deadlock across communicators" in l]
+    check(lines and lines[0].count("MPI_Barrier") == 2 and "mpi_cross_comm+0x" in lines[0],
+          f"live line lacks both call-sites: {lines}")
+
+
 def case_launcher_child(ctx):
     """`--nproc 1 -- mpirun ...` ends the whole job once the hang is confirmed."""
     need_mpi(ctx)
@@ -306,6 +343,7 @@ def case_mpi_abort_wait(ctx):
 CASES = {
     "mpi-run-divergence": case_mpi_run_divergence,
     "mpi-live-abort": case_mpi_live_abort,
+    "mpi-live-cross-comm": case_mpi_live_cross_comm,
     "launcher-child": case_launcher_child,
     "refuse-without-mpirun": case_refuse_without_mpirun,
     "launcher-nproc": case_launcher_nproc,

@@ -443,7 +443,9 @@ class Builder:
     def __init__(self, work, compiler="clang++-19"):
         self.work = Path(work).resolve()
         self.compiler = shutil.which(compiler) or shutil.which("clang++")
-        self.flags = ["-std=c++17", "-O0", "-g0", "-w", "-isystem",
+        # Line tables: the runtime checker (tests/runtime/torch_e2e.py) runs
+        # these same binaries and reports file:line.
+        self.flags = ["-std=c++17", "-O0", "-gline-tables-only", "-w", "-isystem",
                       str(TORCH_API_INCLUDE)] + TORCH_DEFINES
         self.libs = ["-ltorch", "-ltorch_cpu", "-lc10", "-lpthread"]
         self.pch = None
@@ -719,6 +721,21 @@ def cmd_gloo(args):
 # The example project
 # --------------------------------------------------------------------------
 
+def configure_examples(build):
+    """examples/ as a user builds it, plus minimal line tables (-g1, which
+    GCC and Clang both take) so the runtime checker's runs of the same
+    binaries (tests/runtime/torch_e2e.py) report file:line."""
+    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    return subprocess.run(["cmake", "-S", str(REPO / "examples"), "-B", str(build),
+                           "-DCMAKE_CXX_FLAGS=-g1"] + generator,
+                          capture_output=True, text=True)
+
+
+def build_examples(build, jobs):
+    return subprocess.run(["cmake", "--build", str(build), "-j", str(jobs)],
+                          capture_output=True, text=True)
+
+
 def cmd_example(args):
     if not TORCH_API_INCLUDE.is_dir():
         log("SKIPPED: Debian's libtorch-dev is not installed (run scripts/setup.sh)")
@@ -736,16 +753,13 @@ def cmd_example(args):
             log("FAIL " + what + (":\n" + detail if detail else ""))
 
     start = time.time()
-    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    proc = subprocess.run(["cmake", "-S", str(REPO / "examples"), "-B", str(work)]
-                          + generator, capture_output=True, text=True)
+    proc = configure_examples(work)
     check(proc.returncode == 0, "cmake configures examples/",
           tail(proc.stdout + proc.stderr, 15))
     if proc.returncode != 0:
         log("%d passed, %d failed, 0 skipped" % (passed, failed))
         return 1
-    proc = subprocess.run(["cmake", "--build", str(work), "-j", str(args.jobs)],
-                          capture_output=True, text=True)
+    proc = build_examples(work, args.jobs)
     log("example configured and built in %.0f s" % (time.time() - start))
     check(proc.returncode == 0, "examples/ builds", tail(proc.stdout + proc.stderr, 15))
     database = work / "compile_commands.json"

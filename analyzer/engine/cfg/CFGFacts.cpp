@@ -5,6 +5,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace distlint {
@@ -33,9 +35,10 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
     for (const CXXCtorInitializer *Init : Ctor->inits())
       if (Init->getInit())
         Facts->Parents->addStmt(Init->getInit());
-  Facts->StmtMap.reset(CFGStmtMap::Build(Facts->Graph.get(),
-                                         Facts->Parents.get()));
-  Facts->CDC = std::make_unique<ControlDependencyCalculator>(Facts->Graph.get());
+  Facts->StmtMap.reset(
+      CFGStmtMap::Build(Facts->Graph.get(), Facts->Parents.get()));
+  Facts->CDC =
+      std::make_unique<ControlDependencyCalculator>(Facts->Graph.get());
   // Own DFS: CFG successor lists hold nulls for pruned edges.
   std::vector<const CFGBlock *> PostOrder;
   llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
@@ -57,6 +60,21 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
   }
   Facts->RPO.assign(PostOrder.rbegin(), PostOrder.rend());
   return Facts;
+}
+
+size_t FunctionFacts::elementIndexOf(const CFGBlock *B, const Stmt *S) const {
+  if (Elements.empty())
+    for (const CFGBlock *Block : *Graph)
+      for (size_t I = 0; I < Block->size(); ++I)
+        if (auto CS = (*Block)[I].getAs<CFGStmt>())
+          Elements.try_emplace(CS->getStmt(), Block, I);
+  size_t First = B->size();
+  for (const Stmt *Cur = S; Cur; Cur = Parents->getParent(Cur)) {
+    auto It = Elements.find(Cur);
+    if (It != Elements.end() && It->second.first == B)
+      First = std::min(First, It->second.second);
+  }
+  return First;
 }
 
 const CFGBlock *FunctionFacts::blockOf(const Stmt *S) const {
@@ -89,10 +107,8 @@ FunctionFacts::allControlDependencies(const CFGBlock *B) {
   return Out;
 }
 
-const CFGBlock *
-FunctionFacts::immediatePostDominator(const CFGBlock *B) const {
-  auto &Base =
-      const_cast<CFGPostDomTree &>(CDC->getCFGPostDomTree()).getBase();
+const CFGBlock *FunctionFacts::immediatePostDominator(const CFGBlock *B) const {
+  auto &Base = const_cast<CFGPostDomTree &>(CDC->getCFGPostDomTree()).getBase();
   auto *Node = Base.getNode(const_cast<CFGBlock *>(B));
   if (!Node || !Node->getIDom())
     return nullptr;

@@ -29,7 +29,8 @@ public:
   /// Block holding S (or the block-level statement containing S).
   const clang::CFGBlock *blockOf(const clang::Stmt *S) const;
   /// Blocks B is directly control-dependent on.
-  llvm::ArrayRef<clang::CFGBlock *> controlDependencies(const clang::CFGBlock *B);
+  llvm::ArrayRef<clang::CFGBlock *>
+  controlDependencies(const clang::CFGBlock *B);
   /// Transitive closure of controlDependencies, innermost first.
   std::vector<const clang::CFGBlock *>
   allControlDependencies(const clang::CFGBlock *B);
@@ -40,6 +41,9 @@ public:
     return RPO;
   }
   const clang::ParentMap &parents() const { return *Parents; }
+  /// Index in B of the first element that is S or contains S; B->size()
+  /// when none does. Linear in the nesting depth of S, not in B's size.
+  size_t elementIndexOf(const clang::CFGBlock *B, const clang::Stmt *S) const;
 
 private:
   const clang::FunctionDecl *FD = nullptr;
@@ -48,6 +52,11 @@ private:
   std::unique_ptr<clang::CFGStmtMap> StmtMap;
   std::unique_ptr<clang::ControlDependencyCalculator> CDC;
   std::vector<const clang::CFGBlock *> RPO;
+  /// Statement element -> (its block, its index there); built on the first
+  /// elementIndexOf, as most functions are never asked.
+  mutable llvm::DenseMap<const clang::Stmt *,
+                         std::pair<const clang::CFGBlock *, size_t>>
+      Elements;
 };
 
 } // namespace distlint

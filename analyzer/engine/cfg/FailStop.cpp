@@ -1,6 +1,8 @@
 //===- FailStop.cpp -------------------------------------------------------===//
 #include "engine/cfg/FailStop.h"
 
+#include "engine/solver/Solver.h"
+
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -22,6 +24,31 @@ bool throwLeavesFunction(const CFGBlock *B, const CFGBlock *Exit) {
       return false;
   return true;
 }
+
+namespace {
+/// Doomed blocks as a backward solver problem.
+struct DoomedProblem {
+  using Element = uint8_t; // bool, addressable in the solver's vectors
+  static constexpr solver::Direction Dir = solver::Direction::Backward;
+  const llvm::SmallPtrSetImpl<const CFGBlock *> &Stops;
+  uint8_t bottom() const { return false; }
+  uint8_t boundary() const { return false; } // The exit returns normally.
+  uint8_t merge(const CFGBlock *,
+                llvm::ArrayRef<solver::Neighbour<uint8_t>> Succs) const {
+    if (Succs.empty())
+      return false;
+    for (const auto &S : Succs)
+      if (!*S.Out)
+        return false;
+    return true;
+  }
+  void transfer(const CFGBlock *B, uint8_t &Doomed) {
+    Doomed = Doomed || Stops.count(B);
+  }
+  bool equal(uint8_t A, uint8_t B) const { return A == B; }
+  void widen(const CFGBlock *, uint8_t, uint8_t &) {}
+};
+} // namespace
 
 llvm::SmallPtrSet<const CFGBlock *, 8>
 doomedBlocks(const CFG &G,
@@ -45,24 +72,15 @@ doomedBlocks(const CFG &G,
     if (Stops)
       Doomed.insert(B);
   }
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const CFGBlock *B : G) {
-      if (B == Exit || Doomed.count(B))
-        continue;
-      bool Any = false, All = true;
-      for (const CFGBlock *Succ : B->succs())
-        if (Succ) {
-          Any = true;
-          All = All && Doomed.count(Succ);
-        }
-      if (Any && All) {
-        Doomed.insert(B);
-        Changed = true;
-      }
-    }
-  }
-  return Doomed;
+  // Least fixpoint from "not doomed": a block with successors is doomed
+  // once all of them are.
+  DoomedProblem Problem{Doomed};
+  auto Sol = solver::solve(G, Problem);
+  llvm::SmallPtrSet<const CFGBlock *, 8> Result;
+  for (const CFGBlock *B : G)
+    if (Sol.out(B))
+      Result.insert(B);
+  return Result;
 }
 
 } // namespace distlint

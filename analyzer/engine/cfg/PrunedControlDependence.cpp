@@ -1,12 +1,51 @@
 //===- PrunedControlDependence.cpp ----------------------------------------===//
 #include "engine/cfg/PrunedControlDependence.h"
 
+#include "engine/solver/Solver.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace clang;
 
 namespace distlint {
+
+namespace {
+/// Post-dominator sets of the CFG without the removed blocks.
+struct PostDominators {
+  using Element = llvm::BitVector;
+  static constexpr solver::Direction Dir = solver::Direction::Backward;
+  unsigned N;
+  const CFGBlock *Exit;
+  const llvm::SmallPtrSetImpl<const CFGBlock *> &Removed;
+  llvm::BitVector bottom() const { return llvm::BitVector(N, true); }
+  llvm::BitVector boundary() const {
+    llvm::BitVector Only(N, false);
+    Only.set(Exit->getBlockID());
+    return Only;
+  }
+  llvm::BitVector
+  merge(const CFGBlock *,
+        llvm::ArrayRef<solver::Neighbour<llvm::BitVector>> Succs) const {
+    llvm::BitVector Meet(N, true);
+    for (const auto &S : Succs)
+      if (!Removed.count(S.Block))
+        Meet &= *S.Out;
+    return Meet;
+  }
+  void transfer(const CFGBlock *B, llvm::BitVector &Set) {
+    if (B == Exit)
+      return;
+    if (Removed.count(B))
+      Set.set(); // Not part of the pruned CFG.
+    else
+      Set.set(B->getBlockID());
+  }
+  bool equal(const llvm::BitVector &A, const llvm::BitVector &B) const {
+    return A == B;
+  }
+  void widen(const CFGBlock *, const llvm::BitVector &, llvm::BitVector &) {}
+};
+} // namespace
 
 PrunedControlDependence::PrunedControlDependence(
     const FunctionFacts &Facts,
@@ -16,56 +55,32 @@ PrunedControlDependence::PrunedControlDependence(
   Direct.assign(N, {});
   const CFGBlock *Exit = &G.getExit();
   auto Live = [&](const CFGBlock *B) { return B && !Removed.count(B); };
-  // Post-dominator sets over live blocks, iterated to a fixpoint (blocks
-  // that cannot reach the exit keep the full set).
-  std::vector<llvm::BitVector> PD(N, llvm::BitVector(N, true));
-  PD[Exit->getBlockID()] = llvm::BitVector(N, false);
-  PD[Exit->getBlockID()].set(Exit->getBlockID());
+  // Post-dominator sets over live blocks: a backward greatest fixpoint
+  // from the full set (blocks that cannot reach the exit keep it).
+  PostDominators Problem{N, Exit, Removed};
+  const std::vector<llvm::BitVector> PD = solver::solve(G, Problem).Out;
   const auto &RPO = Facts.reversePostOrder();
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (auto It = RPO.rbegin(); It != RPO.rend(); ++It) {
-      const CFGBlock *B = *It;
-      if (B == Exit || !Live(B))
-        continue;
-      llvm::BitVector New(N, true);
-      bool AnySucc = false;
-      for (const CFGBlock *Succ : B->succs())
-        if (Live(Succ)) {
-          New &= PD[Succ->getBlockID()];
-          AnySucc = true;
-        }
-      if (!AnySucc)
-        continue;
-      New.set(B->getBlockID());
-      if (New != PD[B->getBlockID()]) {
-        PD[B->getBlockID()] = std::move(New);
-        Changed = true;
-      }
-    }
-  }
   auto ReachesExit = [&](const CFGBlock *B) {
     return PD[B->getBlockID()].test(Exit->getBlockID());
   };
+  std::vector<const CFGBlock *> ById(N, nullptr);
+  for (const CFGBlock *C : G)
+    ById[C->getBlockID()] = C;
   // Immediate post-dominator: the strict post-dominator whose own set is
   // the rest of B's.
-  auto IPDom = [&](const CFGBlock *B) -> const CFGBlock * {
+  IPDoms.assign(N, nullptr);
+  for (const CFGBlock *B : RPO) {
+    if (!Live(B) || B == Exit || !ReachesExit(B))
+      continue;
     llvm::BitVector Strict = PD[B->getBlockID()];
     Strict.reset(B->getBlockID());
     for (int I = Strict.find_first(); I >= 0; I = Strict.find_next(I))
-      if (PD[I] == Strict)
-        for (const CFGBlock *C : G)
-          if (C->getBlockID() == (unsigned)I)
-            return C;
-    return nullptr;
-  };
-  llvm::DenseMap<const CFGBlock *, const CFGBlock *> IPDomCache;
-  auto IPDomOf = [&](const CFGBlock *B) {
-    auto [It, New] = IPDomCache.try_emplace(B, nullptr);
-    if (New)
-      It->second = IPDom(B);
-    return It->second;
-  };
+      if (PD[I] == Strict) {
+        IPDoms[B->getBlockID()] = ById[I];
+        break;
+      }
+  }
+  auto IPDomOf = [&](const CFGBlock *B) { return IPDoms[B->getBlockID()]; };
   // Ferrante et al.: for each edge X -> Y, the blocks from Y up to X's
   // immediate post-dominator depend on X.
   for (const CFGBlock *X : RPO) {
@@ -87,6 +102,12 @@ PrunedControlDependence::PrunedControlDependence(
           break;
       }
   }
+}
+
+const CFGBlock *
+PrunedControlDependence::immediatePostDominator(const CFGBlock *B) const {
+  return B && B->getBlockID() < IPDoms.size() ? IPDoms[B->getBlockID()]
+                                              : nullptr;
 }
 
 std::vector<const CFGBlock *>

@@ -23,10 +23,16 @@ public:
       const llvm::SmallPtrSetImpl<const clang::CFGBlock *> &Removed);
   /// Transitive control dependencies of B in the pruned CFG.
   std::vector<const clang::CFGBlock *> all(const clang::CFGBlock *B) const;
+  /// Immediate post-dominator of B in the pruned CFG: where the live paths
+  /// leaving B meet again. Null for removed blocks, blocks that cannot reach
+  /// the exit, and the exit itself.
+  const clang::CFGBlock *immediatePostDominator(const clang::CFGBlock *B) const;
 
 private:
   /// Direct control dependencies in the pruned CFG, by block ID.
   std::vector<std::vector<const clang::CFGBlock *>> Direct;
+  /// Immediate post-dominators in the pruned CFG, by block ID.
+  std::vector<const clang::CFGBlock *> IPDoms;
 };
 
 } // namespace distlint

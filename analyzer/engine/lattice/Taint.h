@@ -12,6 +12,7 @@
 
 #include "engine/Engine.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -33,6 +34,22 @@ struct IntRange {
 inline bool alwaysNegative(LinearBound D) { return D.W <= 0 && D.W + D.C < 0; }
 inline LinearBound sub(LinearBound A, LinearBound B) {
   return {A.W - B.W, A.C - B.C};
+}
+
+/// Bounds compared as (slope in W, value at W = 1): A <= B for every
+/// W >= 1 exactly when both coordinates are <=, so the componentwise
+/// min / max is the tightest bound of this form below / above both.
+inline LinearBound lowerOf(LinearBound A, LinearBound B) {
+  int64_t W = std::min(A.W, B.W);
+  return {W, std::min(A.W + A.C, B.W + B.C) - W};
+}
+inline LinearBound upperOf(LinearBound A, LinearBound B) {
+  int64_t W = std::max(A.W, B.W);
+  return {W, std::max(A.W + A.C, B.W + B.C) - W};
+}
+/// Smallest interval of this form holding both.
+inline IntRange hull(const IntRange &A, const IntRange &B) {
+  return {lowerOf(A.Lo, B.Lo), upperOf(A.Hi, B.Hi)};
 }
 
 struct Taint {
@@ -72,7 +89,9 @@ struct Taint {
     NonNull = NonNull && O.NonNull;
     if (LauncherVar != O.LauncherVar)
       LauncherVar = 0;
-    if (Vary && O.Vary)
+    // ContentOnly qualifies the varying side; between two values of the
+    // same variance both must be content-only.
+    if (Vary == O.Vary)
       ContentOnly = ContentOnly && O.ContentOnly;
     else if (O.Vary)
       ContentOnly = O.ContentOnly;
@@ -82,37 +101,10 @@ struct Taint {
     }
     Params |= O.Params;
     UniformContent = UniformContent && O.UniformContent;
-    if (Range && O.Range) {
-      // Hull: keep a bound only if one dominates the other for all W >= 1.
-      auto LessEq = [](LinearBound A, LinearBound B) {
-        LinearBound D = sub(B, A);
-        return D.W >= 0 && D.W + D.C >= 0;
-      };
-      auto Min = [&](LinearBound A,
-                     LinearBound B) -> std::optional<LinearBound> {
-        if (LessEq(A, B))
-          return A;
-        if (LessEq(B, A))
-          return B;
-        return std::nullopt;
-      };
-      auto Max = [&](LinearBound A,
-                     LinearBound B) -> std::optional<LinearBound> {
-        if (LessEq(A, B))
-          return B;
-        if (LessEq(B, A))
-          return A;
-        return std::nullopt;
-      };
-      auto Lo = Min(Range->Lo, O.Range->Lo);
-      auto Hi = Max(Range->Hi, O.Range->Hi);
-      if (Lo && Hi)
-        Range = IntRange{*Lo, *Hi};
-      else
-        Range.reset();
-    } else {
+    if (Range && O.Range)
+      Range = hull(*Range, *O.Range);
+    else
       Range.reset();
-    }
   }
   /// Adds control dependence on a (possibly varying) branch: the value
   /// assigned under it differs when the branch does.

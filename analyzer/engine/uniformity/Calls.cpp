@@ -433,16 +433,24 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
            std::to_string(Bound.back().LauncherVar) +
            (Bound.back().Vary ? "v" : "u") + "\x1f";
   }
-  if (!Named || P.SpecializationDepth > 2 ||
-      Callee->getNumParams() != Args.size())
+  if (!Named || Callee->getNumParams() != Args.size())
     return std::nullopt;
+  if (P.SpecializationDepth > P.Limits.SpecializationDepth) {
+    P.Limits.hit("specialization depth", Callee->getNameAsString());
+    return std::nullopt;
+  }
   auto It = P.Specialized.find({Callee, Key});
   if (It != P.Specialized.end())
     return It->second;
   FunctionResult Scratch;
   Scratch.Facts = FunctionFacts::build(Callee, E.context());
-  if (!Scratch.Facts || Scratch.Facts->cfg().size() > 64)
-    return std::nullopt; // Too big to re-analyze per call: the summary.
+  if (!Scratch.Facts)
+    return std::nullopt;
+  if (Scratch.Facts->cfg().size() > P.Limits.SpecializationBlocks) {
+    // Too big to re-analyze per call: the summary answers.
+    P.Limits.hit("specialization size", Callee->getNameAsString());
+    return std::nullopt;
+  }
   P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
   P.computeDoomed(Callee, Scratch);
   ++P.SpecializationDepth;

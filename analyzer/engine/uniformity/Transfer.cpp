@@ -2,6 +2,7 @@
 //-----------===//
 #include "engine/uniformity/UniformityAnalysis.h"
 
+#include "engine/solver/Solver.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -216,64 +217,60 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   return Ctl;
 }
 
-static VarState joinStates(const VarState &A, const VarState &B) {
-  VarState Out = A;
-  for (const auto &[VD, T] : B) {
-    auto It = Out.find(VD);
-    if (It == Out.end())
-      Out.emplace(VD, T);
-    else
-      It->second.join(T);
-  }
-  return Out;
-}
+namespace {
+/// The uniformity data-flow as a solver problem: states are VarStates,
+/// the transfer replays the block's elements under its control taint.
+struct UniformityProblem {
+  using Element = VarState;
+  static constexpr solver::Direction Dir = solver::Direction::Forward;
+  UniformityAnalysis &U;
+  llvm::DenseMap<const CFGBlock *, Taint> &Ctl;
 
-static bool sameState(const VarState &A, const VarState &B) {
-  if (A.size() != B.size())
-    return false;
-  for (auto IA = A.begin(), IB = B.begin(); IA != A.end(); ++IA, ++IB)
-    if (IA->first != IB->first || !IA->second.sameAs(IB->second))
-      return false;
-  return true;
-}
+  VarState bottom() const { return {}; }
+  VarState boundary() const { return {}; }
+  VarState merge(const CFGBlock *,
+                 llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
+    VarState In;
+    for (const auto &Nb : Ns)
+      In = joinStates(In, *Nb.Out);
+    return In;
+  }
+  void transfer(const CFGBlock *B, VarState &S) {
+    for (const CFGElement &El : *B)
+      U.transfer(El, S, Ctl[B]);
+  }
+  bool equal(const VarState &A, const VarState &B) const {
+    return sameState(A, B);
+  }
+  void widen(const CFGBlock *, const VarState &Old, VarState &New) {
+    widenState(Old, New);
+  }
+};
+} // namespace
 
 void UniformityAnalysis::run() {
-  CFG &G = R.Facts->cfg();
   const auto &RPO = R.Facts->reversePostOrder();
-  for (int Outer = 0; Outer < 6; ++Outer) {
+  const Budget &Limits = P.Limits;
+  for (int Outer = 0; Outer < Limits.BranchRounds; ++Outer) {
     R.In.clear();
+    R.Checkpoints.clear();
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
-    llvm::DenseMap<const CFGBlock *, VarState> Out;
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
-    bool Changed = true;
-    for (int Iter = 0; Changed && Iter < 50; ++Iter) {
-      Changed = false;
-      for (const CFGBlock *B : RPO) {
-        VarState In;
-        bool First = true;
-        for (const CFGBlock *Pred : B->preds()) {
-          if (!Pred)
-            continue;
-          auto It = Out.find(Pred);
-          if (It == Out.end())
-            continue;
-          In = First ? It->second : joinStates(In, It->second);
-          First = false;
-        }
-        R.In[B] = In;
-        VarState S = In;
-        for (const CFGElement &El : *B)
-          transfer(El, S, Ctl[B]);
-        auto It = Out.find(B);
-        if (It == Out.end() || !sameState(It->second, S)) {
-          Out[B] = std::move(S);
-          Changed = true;
-        }
-      }
+    UniformityProblem Problem{*this, Ctl};
+    auto Sol = solver::solve(
+        R.Facts->cfg(), Problem,
+        solver::SolverLimits{Limits.SolverVisitsPerBlock, Limits.WidenAfter});
+    if (Sol.BudgetHit)
+      P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
+    llvm::DenseMap<const CFGBlock *, VarState> Out;
+    R.In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
+    for (const CFGBlock *B : RPO) {
+      R.In[B] = Sol.in(B);
+      Out[B] = Sol.out(B);
     }
     // Branch conditions at the end of their block.
     llvm::DenseMap<const CFGBlock *, Taint> NewBranch;
@@ -323,27 +320,56 @@ void UniformityAnalysis::run() {
           break;
         }
       }
-    R.BranchTaint = std::move(NewBranch);
+    // Sized to fit: a DenseMap that grows starts at 64 buckets, and every
+    // function of the TU keeps its result.
+    R.BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(NewBranch.begin(),
+                                                            NewBranch.end());
     if (Stable)
-      break;
+      return;
   }
-  (void)G;
+  P.Limits.hit("branch rounds", FD ? FD->getNameAsString() : "<global>");
 }
 
 VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
                                          const Stmt *Target) {
-  VarState S = R.In.lookup(B);
-  Taint Ctl = controlTaint(B);
-  const ParentMap &PM = R.Facts->parents();
-  for (const CFGElement &El : *B) {
-    if (auto CS = El.getAs<CFGStmt>()) {
-      const Stmt *St = CS->getStmt();
-      // Stop at the element that is the target or contains it.
-      for (const Stmt *Cur = Target; Cur; Cur = PM.getParent(Cur))
-        if (Cur == St)
-          return S;
+  size_t Stop = R.Facts->elementIndexOf(B, Target);
+  // Checkpoints hold plain replays only: not those of a specialized or
+  // rank-controlled analysis.
+  constexpr size_t kReplayStride = 32;
+  bool Cacheable = !BoundArgs && !ControlVaries;
+  size_t Known = 0; // Checkpoints already saved for B.
+  size_t From = 0;
+  VarState S;
+  if (Cacheable) {
+    FunctionResult::ReplayCheckpoints &Saved = R.Checkpoints[B];
+    if (Saved.Stamp != P.GrowthStamp) {
+      Saved.States.clear();
+      Saved.Stamp = P.GrowthStamp;
     }
-    transfer(El, S, Ctl);
+    if (Saved.States.empty())
+      Saved.States.push_back(R.In.lookup(B));
+    Known = Saved.States.size();
+    size_t K = std::min(Stop / kReplayStride, Known - 1);
+    From = K * kReplayStride;
+    S = Saved.States[K];
+  } else {
+    S = R.In.lookup(B);
+  }
+  unsigned Stamp = P.GrowthStamp;
+  std::vector<VarState> Fresh; // Checkpoints past the saved ones.
+  Taint Ctl = controlTaint(B);
+  for (size_t I = From; I < Stop; ++I) {
+    transfer((*B)[I], S, Ctl);
+    if (Cacheable && (I + 1) % kReplayStride == 0 &&
+        (I + 1) / kReplayStride == Known + Fresh.size())
+      Fresh.push_back(S);
+  }
+  // A replay that grew the TU facts saw them change midway: keep nothing.
+  if (Cacheable && !Fresh.empty() && Stamp == P.GrowthStamp) {
+    FunctionResult::ReplayCheckpoints &Saved = R.Checkpoints[B];
+    if (Saved.Stamp == Stamp && Saved.States.size() == Known)
+      for (VarState &F : Fresh)
+        Saved.States.push_back(std::move(F));
   }
   return S;
 }

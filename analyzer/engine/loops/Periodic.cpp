@@ -1,143 +1,18 @@
-//===- Loops.cpp - Loop questions of the engine ---------------------------===//
+//===- Periodic.cpp --------------------------------------------------===//
 //
-// Reachability of API roles through user functions (memoized per function
-// and role), loops enclosing a statement, training / step loops, periodic
-// guards, and the "runs every training step" context used by rules.
+// "Does this value change from one iteration (or call) to the next", and
+// the guards that let a statement run only on some iterations: `step % N`,
+// counters the guarded code resets, flags and predicate helpers built on them.
 //
 //===----------------------------------------------------------------------===//
-#include "Loops.h"
-#include "EngineCache.h"
-#include "UserCode.h"
-#include "Values.h"
-
-#include "clang/AST/DeclCXX.h"
-#include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/StmtCXX.h"
-#include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseSet.h"
+#include "LoopsInternal.h"
 
 using namespace clang;
 
 namespace distlint {
+namespace loops {
 
 namespace {
-
-using RoleMask = uint64_t;
-RoleMask bit(api::Role R) { return RoleMask(1) << unsigned(R); }
-
-/// Direct facts about one user function's body.
-struct CallsOfFunction {
-  RoleMask Direct = 0;
-  llvm::SmallVector<const FunctionDecl *, 8> UserCallees;
-};
-
-/// A function whose body runs every step, reached from a call site.
-struct StepCaller {
-  const Stmt *Site; ///< Call (or lambda expression) in the caller.
-  StepContext Context;
-};
-
-struct LoopState : EngineExtension {
-  explicit LoopState(Engine &E) : E(E) {}
-  Engine &E;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallsOfFunction>> Calls;
-  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> Reach;
-  llvm::DenseMap<const Stmt *, bool> Training, Step;
-  /// 0 = in progress, 1 = no, 2 = yes.
-  llvm::DenseMap<const FunctionDecl *, int> StepsDirectly;
-  bool CallSitesBuilt = false;
-  llvm::DenseMap<const FunctionDecl *, std::vector<const CallExpr *>> Sites;
-  llvm::DenseMap<const FunctionDecl *, std::vector<StepCaller>> Callers;
-  llvm::DenseSet<const FunctionDecl *> CallersInProgress;
-};
-
-LoopState &state(Engine &E) { return engineExtension<LoopState>(E); }
-
-/// The definition of a user function, or null for library code.
-const FunctionDecl *userDefinition(Engine &E, const FunctionDecl *FD) {
-  if (!FD)
-    return nullptr;
-  const FunctionDecl *Def = FD->getDefinition();
-  if (!Def || !Def->getBody() || !isAnalyzedDecl(E, Def))
-    return nullptr;
-  return Def;
-}
-
-void walkCalls(
-    Engine &E, const Stmt *S,
-    llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {
-  if (!S)
-    return;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    Fn(Call, E.resolveCallee(Call));
-  else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S))
-    Fn(Ctor, Ctor->getConstructor());
-  for (const Stmt *Child : S->children())
-    walkCalls(E, Child, Fn);
-}
-
-const CallsOfFunction &callsOf(Engine &E, const FunctionDecl *Def) {
-  auto &Slot = state(E).Calls[Def];
-  if (Slot)
-    return *Slot;
-  auto Facts = std::make_unique<CallsOfFunction>();
-  walkCalls(E, Def->getBody(), [&](const Expr *, const FunctionDecl *Callee) {
-    if (!Callee)
-      return;
-    for (const api::ApiEntry *Row : E.api().lookup(Callee))
-      Facts->Direct |= bit(Row->TheRole);
-    if (const FunctionDecl *U = userDefinition(E, Callee))
-      if (U != Def && !llvm::is_contained(Facts->UserCallees, U))
-        Facts->UserCallees.push_back(U);
-  });
-  // Constructors run their member initializers too.
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      walkCalls(E, Init->getInit(),
-                [&](const Expr *, const FunctionDecl *Callee) {
-                  if (!Callee)
-                    return;
-                  for (const api::ApiEntry *Row : E.api().lookup(Callee))
-                    Facts->Direct |= bit(Row->TheRole);
-                  if (const FunctionDecl *U = userDefinition(E, Callee))
-                    if (U != Def)
-                      Facts->UserCallees.push_back(U);
-                });
-  Slot = std::move(Facts);
-  return *Slot;
-}
-
-bool callReaches(Engine &E, const FunctionDecl *Callee, api::Role R) {
-  if (!Callee)
-    return false;
-  if (E.api().has(Callee, R))
-    return true;
-  if (const FunctionDecl *U = userDefinition(E, Callee))
-    return E.functionReaches(U, R);
-  return false;
-}
-
-/// The parts of a loop that run on every iteration.
-llvm::SmallVector<const Stmt *, 4> iterationParts(const Stmt *Loop) {
-  llvm::SmallVector<const Stmt *, 4> Parts;
-  if (const auto *F = dyn_cast<ForStmt>(Loop))
-    Parts = {F->getCond(), F->getInc(), F->getBody(),
-             F->getConditionVariableDeclStmt()};
-  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    Parts = {W->getCond(), W->getBody(), W->getConditionVariableDeclStmt()};
-  else if (const auto *D = dyn_cast<DoStmt>(Loop))
-    Parts = {D->getCond(), D->getBody()};
-  else if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
-    Parts = {R->getCond(), R->getInc(), R->getLoopVarStmt(), R->getBody()};
-  llvm::erase(Parts, nullptr);
-  return Parts;
-}
-
-bool isFunctionBoundary(const DynTypedNode &N) {
-  return N.get<FunctionDecl>() || N.get<LambdaExpr>() || N.get<BlockDecl>() ||
-         N.get<CXXRecordDecl>() || N.get<ObjCMethodDecl>();
-}
 
 /// Does T leave the current iteration on every path (continue, break,
 /// return, throw, or a block ending in one)?
@@ -155,19 +30,6 @@ bool alwaysLeaves(const Stmt *T) {
   return false;
 }
 
-//--- Periodic guards ----------------------------------------------------===//
-
-/// The context in which "does this value change between runs" is asked:
-/// iterations of a loop, or calls of a function from a call site whose
-/// arguments are judged in the outer context.
-struct VaryContext {
-  const Stmt *Loop = nullptr;
-  const FunctionDecl *Callee = nullptr;
-  const CallExpr *Call = nullptr;
-  const VaryContext *Outer = nullptr;
-};
-
-bool varies(Engine &E, const Expr *X, const VaryContext &C, int Depth);
 
 bool contains(const SourceManager &SM, const Stmt *Region, SourceLocation L) {
   if (!Region || L.isInvalid())
@@ -251,6 +113,9 @@ bool fieldWrittenIn(const FieldDecl *F, const Stmt *Region) {
   return false;
 }
 
+
+} // namespace
+
 bool varies(Engine &E, const Expr *X, const VaryContext &C, int Depth) {
   if (!X || Depth > 8)
     return false;
@@ -282,6 +147,9 @@ bool varies(Engine &E, const Expr *X, const VaryContext &C, int Depth) {
         return true;
   return false;
 }
+
+
+namespace {
 
 /// Variables read by X (through member accesses and calls).
 void referencedVars(const Expr *X,
@@ -478,31 +346,6 @@ bool periodicCond(Engine &E, const Expr *Cond,
 
 /// Conditions between S and Stop (a loop, or the function body) that decide
 /// whether S runs.
-/// Calls Visit(Parent, Child) for each statement enclosing S, innermost
-/// first, up to the function boundary; Child is the statement below Parent
-/// on the path to S. Stops when Visit returns false.
-static void forEachEnclosingStmt(
-    Engine &E, const Stmt *S,
-    llvm::function_ref<bool(const Stmt *Parent, const Stmt *Child)> Visit) {
-  ASTContext &Ctx = E.context();
-  DynTypedNode Node = DynTypedNode::create(*S);
-  const Stmt *Child = S;
-  for (int Depth = 0; Depth < 512; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return;
-    Node = Parents[0];
-    if (isFunctionBoundary(Node))
-      return;
-    const Stmt *P = Node.get<Stmt>();
-    if (!P)
-      continue;
-    if (!Visit(P, Child))
-      return;
-    Child = P;
-  }
-}
-
 llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
                                           const Stmt *Stop) {
   llvm::SmallVector<Guard, 4> Out;
@@ -541,6 +384,9 @@ llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
   return Out;
 }
 
+
+} // namespace
+
 bool guardedPeriodically(Engine &E, const Stmt *S, const Stmt *Stop,
                          const VaryContext &C) {
   for (const Guard &G : guardsBetween(E, S, Stop))
@@ -549,247 +395,30 @@ bool guardedPeriodically(Engine &E, const Stmt *S, const Stmt *Stop,
   return false;
 }
 
-/// Does one call of Def run a training step outside its own training
-/// loops (train_step() rather than train_epoch())?
-bool stepsDirectly(Engine &E, const FunctionDecl *Def);
+} // namespace loops
 
-bool stepIn(Engine &E, const Stmt *S, const Stmt *Loop) {
-  if (!S)
-    return false;
-  if (S != Loop && isLoopStmt(S) && E.isTrainingLoop(S))
-    return false; // Its iterations are the steps, not ours.
-  if (isa<LambdaExpr>(S))
-    return false; // Judged where it is called.
-  const FunctionDecl *Callee = nullptr;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    Callee = E.resolveCallee(Call);
-  else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S))
-    Callee = Ctor->getConstructor();
-  if (Callee) {
-    if (E.api().has(Callee, api::Role::TrainingStep) ||
-        E.api().has(Callee, api::Role::Collective))
-      return true;
-    if (const FunctionDecl *U = userDefinition(E, Callee))
-      if (stepsDirectly(E, U))
-        return true;
-  }
-  for (const Stmt *Child : S->children())
-    if (stepIn(E, Child, Loop))
-      return true;
-  return false;
-}
-
-bool stepsDirectly(Engine &E, const FunctionDecl *Def) {
-  auto &Memo = state(E).StepsDirectly;
-  auto It = Memo.find(Def);
-  if (It != Memo.end())
-    return It->second == 2;
-  Memo[Def] = 0;
-  bool Result = stepIn(E, Def->getBody(), nullptr);
-  state(E).StepsDirectly[Def] = Result ? 2 : 1;
-  return Result;
-}
-
-std::optional<StepContext> runsEveryStepImpl(Engine &E, const Stmt *S,
-                                             int Depth);
-
-/// Sites from which a call of Def runs every step.
-const std::vector<StepCaller> &stepCallers(Engine &E, const FunctionDecl *Def,
-                                           int Depth) {
-  LoopState &St = state(E);
-  auto It = St.Callers.find(Def);
-  if (It != St.Callers.end())
-    return It->second;
-  static const std::vector<StepCaller> None;
-  if (Depth > 6 || !St.CallersInProgress.insert(Def).second)
-    return None;
-  std::vector<StepCaller> Found;
-  for (const CallExpr *Call : callSitesOf(E, Def))
-    if (auto Ctx = runsEveryStepImpl(E, Call, Depth + 1))
-      Found.push_back({Call, *Ctx});
-  // A lambda passed to an algorithm runs where it is written.
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-      MD && MD->getParent()->isLambda()) {
-    for (const DynTypedNode &P : E.context().getParents(*MD->getParent()))
-      if (const auto *Lambda = P.get<LambdaExpr>())
-        if (auto Ctx = runsEveryStepImpl(E, Lambda, Depth + 1))
-          Found.push_back({Lambda, *Ctx});
-  }
-  St.CallersInProgress.erase(Def);
-  return St.Callers[Def] = std::move(Found);
-}
-
-std::optional<StepContext> runsEveryStepImpl(Engine &E, const Stmt *S,
-                                             int Depth) {
-  for (const Stmt *Loop : enclosingLoops(E, S)) {
-    if (isStepLoop(E, Loop)) {
-      VaryContext C{Loop, nullptr, nullptr, nullptr};
-      if (guardedPeriodically(E, S, Loop, C))
-        return std::nullopt;
-      return StepContext{Loop, {}};
-    }
-    if (E.isTrainingLoop(Loop))
-      return std::nullopt; // Once per epoch, not per step.
-  }
-  const FunctionDecl *FD = E.enclosingFunction(S);
-  const FunctionDecl *Def = userDefinition(E, FD);
-  if (!Def)
-    return std::nullopt;
-  for (const StepCaller &Caller : stepCallers(E, Def, Depth)) {
-    VaryContext Outer{Caller.Context.Loop, nullptr, nullptr, nullptr};
-    VaryContext Inner{nullptr, Def, dyn_cast<CallExpr>(Caller.Site), &Outer};
-    if (guardedPeriodically(E, S, Def->getBody(), Inner))
-      continue;
-    StepContext Result = Caller.Context;
-    Result.Via.push_back(Caller.Site);
-    return Result;
-  }
-  return std::nullopt;
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Public API
-//===----------------------------------------------------------------------===//
-
-void forEachCallIn(
-    Engine &E, const Stmt *S,
-    llvm::function_ref<void(const Expr *, const FunctionDecl *)> Fn) {
-  walkCalls(E, S, Fn);
-}
-
-llvm::SmallVector<const Stmt *, 4> enclosingLoops(Engine &E, const Stmt *S) {
-  llvm::SmallVector<const Stmt *, 4> Out;
-  if (!S)
-    return Out;
-  forEachEnclosingStmt(E, S, [&](const Stmt *P, const Stmt *Child) {
-    if (isLoopStmt(P) && llvm::is_contained(iterationParts(P), Child))
-      Out.push_back(P);
-    return true;
-  });
-  return Out;
-}
-
-bool runsInIterationOf(Engine &E, const Stmt *S, const Stmt *Loop) {
-  return llvm::is_contained(enclosingLoops(E, S), Loop);
-}
-
-bool isStepLoop(Engine &E, const Stmt *Loop) {
-  auto &Memo = state(E).Step;
-  auto It = Memo.find(Loop);
-  if (It != Memo.end())
-    return It->second;
-  bool Result = false;
-  if (E.isTrainingLoop(Loop))
-    for (const Stmt *Part : iterationParts(Loop))
-      if (stepIn(E, Part, Loop)) {
-        Result = true;
-        break;
-      }
-  return state(E).Step[Loop] = Result;
-}
+using namespace loops;
 
 bool variesPerIteration(Engine &E, const Expr *X, const Stmt *Loop) {
   VaryContext C{Loop, nullptr, nullptr, nullptr};
   return varies(E, X, C, 0);
 }
 
-std::optional<StepContext> runsEveryStep(Engine &E, const Stmt *S) {
-  return runsEveryStepImpl(E, S, 0);
-}
-
-llvm::ArrayRef<const CallExpr *> callSitesOf(Engine &E,
-                                             const FunctionDecl *FD) {
-  LoopState &St = state(E);
-  if (!St.CallSitesBuilt) {
-    St.CallSitesBuilt = true;
-    for (const FunctionDecl *F : E.userFunctions())
-      walkCalls(E, F->getBody(),
-                [&](const Expr *X, const FunctionDecl *Callee) {
-                  const auto *Call = dyn_cast<CallExpr>(X);
-                  if (!Call || !Callee)
-                    return;
-                  if (const FunctionDecl *Def = userDefinition(E, Callee))
-                    St.Sites[Def].push_back(Call);
-                });
+bool variesPerIteration(Engine &E, const Expr *X, const StepContext &Ctx) {
+  // One context per call on the way down; each judges its parameters by
+  // the arguments of the call above it.
+  llvm::SmallVector<VaryContext, 4> Chain;
+  Chain.reserve(Ctx.Via.size() + 1);
+  Chain.push_back({Ctx.Loop, nullptr, nullptr, nullptr});
+  for (const Stmt *Site : Ctx.Via) {
+    const auto *Call = dyn_cast<CallExpr>(Site);
+    const FunctionDecl *Callee =
+        Call ? userDefinition(E, E.resolveCallee(Call)) : nullptr;
+    if (!Callee)
+      return true; // A lambda expression or unknown call: cannot tell.
+    Chain.push_back({nullptr, Callee, Call, &Chain.back()});
   }
-  const FunctionDecl *Def = userDefinition(E, FD);
-  auto It = St.Sites.find(Def);
-  if (It == St.Sites.end())
-    return {};
-  return It->second;
-}
-
-bool Engine::functionReaches(const FunctionDecl *FD, api::Role R) {
-  const FunctionDecl *Root = userDefinition(*this, FD);
-  if (!Root)
-    return false;
-  LoopState &St = state(*this);
-  auto Key = std::make_pair(Root, unsigned(R));
-  auto It = St.Reach.find(Key);
-  if (It != St.Reach.end())
-    return It->second;
-  // Breadth-first over the call graph; recursion is a cycle we visit once.
-  llvm::SmallVector<const FunctionDecl *, 16> Work{Root};
-  llvm::DenseSet<const FunctionDecl *> Seen{Root};
-  bool Found = false;
-  while (!Work.empty() && !Found) {
-    const FunctionDecl *F = Work.pop_back_val();
-    auto Known = St.Reach.find({F, unsigned(R)});
-    if (Known != St.Reach.end() && F != Root) {
-      if (Known->second)
-        Found = true;
-      continue; // Known false: its whole closure is false.
-    }
-    const CallsOfFunction &Facts = callsOf(*this, F);
-    if (Facts.Direct & bit(R)) {
-      Found = true;
-      break;
-    }
-    for (const FunctionDecl *Callee : Facts.UserCallees)
-      if (Seen.insert(Callee).second)
-        Work.push_back(Callee);
-  }
-  if (Found) {
-    St.Reach[Key] = true;
-  } else {
-    // Everything reachable from Root does not reach R either.
-    for (const FunctionDecl *F : Seen)
-      St.Reach[{F, unsigned(R)}] = false;
-  }
-  return Found;
-}
-
-bool Engine::reaches(const Stmt *S, api::Role R) {
-  bool Found = false;
-  walkCalls(*this, S, [&](const Expr *, const FunctionDecl *Callee) {
-    if (!Found && callReaches(*this, Callee, R))
-      Found = true;
-  });
-  return Found;
-}
-
-const Stmt *Engine::enclosingLoop(const Stmt *S) {
-  auto Loops = enclosingLoops(*this, S);
-  return Loops.empty() ? nullptr : Loops.front();
-}
-
-bool Engine::isTrainingLoop(const Stmt *Loop) {
-  if (!isLoopStmt(Loop))
-    return false;
-  auto &Memo = state(*this).Training;
-  auto It = Memo.find(Loop);
-  if (It != Memo.end())
-    return It->second;
-  bool Result = false;
-  for (const Stmt *Part : iterationParts(Loop))
-    if (reaches(Part, api::Role::TrainingStep) ||
-        reaches(Part, api::Role::Collective)) {
-      Result = true;
-      break;
-    }
-  return state(*this).Training[Loop] = Result;
+  return varies(E, X, Chain.back(), 0);
 }
 
 bool Engine::isPeriodicallyGuarded(const Stmt *S, const Stmt *Loop) {

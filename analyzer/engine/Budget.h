@@ -1,0 +1,46 @@
+//===- Budget.h - Every analysis limit of the engine, in one place -*- C++
+//-*-===//
+//
+// Limits keep the engine linear on large TUs. When one is hit the result is
+// partial: the hit is recorded in Hits (Engine::limits()), never silently;
+// the collective-sequence limits also print each hit to stderr under
+// DISTLINT_DEBUG_BUDGETS.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace distlint {
+
+struct Budget {
+  /// Rounds of the TU-wide facts (fields, globals, sub-communicators).
+  int TuRounds = 4;
+  /// Rounds of branch taint -> control taint inside one function.
+  int BranchRounds = 6;
+  /// Solver block visits per block (uniformity, fail-stop...).
+  unsigned SolverVisitsPerBlock = 50;
+  /// Loop-head visits before widening.
+  unsigned WidenAfter = 8;
+  /// Nesting of specialized re-analyses (helpers called with a launcher
+  /// variable's name), and the largest CFG re-analyzed per call.
+  int SpecializationDepth = 2;
+  unsigned SpecializationBlocks = 64;
+  /// Blocks a collective-sequence walk may visit, steps of one ordered
+  /// comparison of two arms (choices multiply), and the depth to which
+  /// called functions' sequences are inlined.
+  int SequenceBlocks = 4000;
+  unsigned SequenceSteps = 20000;
+  unsigned SequenceInlineDepth = 8;
+  /// Callers followed for parameter-carried divergence.
+  int CallerDepth = 3;
+
+  /// Hits, one line each: "<limit> in <function>".
+  std::vector<std::string> Hits;
+  void hit(const char *Limit, const std::string &Where) {
+    Hits.push_back(std::string(Limit) + " in " + Where);
+  }
+};
+
+} // namespace distlint

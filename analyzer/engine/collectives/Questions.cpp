@@ -1,0 +1,306 @@
+//===- Questions.cpp - The engine's collective and divergence questions ---===//
+//
+// The Engine facade's answers about collectives (Engine.h, "Divergence"):
+// which calls issue one, the per-function collective summary, which rank-
+// dependent branch (or throw) makes a collective divergent, with the ordered
+// comparison of its arms (Divergence.h), and which arguments that must
+// agree differ between ranks. Built on the uniformity results of the
+// AnalysisManager.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/Engine.h"
+#include "engine/EngineInternals.h"
+#include "engine/collectives/Divergence.h"
+#include "engine/collectives/SequenceBuilder.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <algorithm>
+#include <functional>
+
+using namespace clang;
+
+namespace distlint {
+
+bool Engine::isOnSubCommunicator(const CallExpr *Call) {
+  const api::ApiEntry *Entry = apiRole(Call, api::Role::Collective);
+  if (!Entry)
+    return false;
+  P->prepare();
+  const Expr *Comm = collectives::communicatorOf(Call, Entry);
+  if (!Comm)
+    return false;
+  if (const VarDecl *VD = baseVar(Comm))
+    if (P->SubComms.count(VD))
+      return true;
+  if (const auto *Inner = dyn_cast<CallExpr>(strip(Comm)))
+    return apiRole(Inner, api::Role::CommSplit) != nullptr;
+  return false;
+}
+
+std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
+  const FunctionDecl *FD = resolveCallee(Call);
+  if (!FD)
+    return std::nullopt;
+  if (const api::ApiEntry *E = Api.find(FD, api::Role::Collective))
+    if (!Api.has(FD, api::Role::PointToPoint))
+      return CollectiveSite{Call, E, nullptr, Call};
+  if (FD->hasBody() && isUserCode(FD)) {
+    const FunctionDecl *Def = FD->getDefinition();
+    const FunctionSummary &S = summary(Def ? Def : FD);
+    if (S.IssuesCollective)
+      return CollectiveSite{Call, nullptr, Def ? Def : FD, S.FirstCollective};
+  }
+  return std::nullopt;
+}
+
+void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
+  FunctionResult *R = P->analyze(FD);
+  if (!R || !R->Facts || R->CollectiveState != FunctionResult::NotStarted)
+    return;
+  R->CollectiveState = FunctionResult::InProgress;
+  FunctionSummary &Sum = R->Summary;
+  for (const CFGBlock *B : R->Facts->reversePostOrder())
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+          if (auto Site = collectiveAt(Call)) {
+            if (Site->Entry && isOnSubCommunicator(Call))
+              continue;
+            if (!Sum.IssuesCollective) {
+              Sum.IssuesCollective = true;
+              Sum.FirstCollective = Site->InnerCollective;
+            }
+          }
+  collectives::CalleeTrees Callees;
+  Sum.NoReturn = collectives::alwaysFailStops(
+                     collectives::functionSequence(*this, FD, Callees)) &&
+                 !FD->isMain();
+  R->CollectiveState = FunctionResult::Finished;
+}
+
+const FunctionSummary &Engine::summary(const FunctionDecl *FD) {
+  static const FunctionSummary Empty;
+  if (!FD)
+    return Empty;
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  P->prepare();
+  FunctionResult *R = P->analyze(FD);
+  if (!R)
+    return Empty;
+  fillCollectiveFacts(FD);
+  return R->Summary;
+}
+
+std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
+  std::vector<CollectiveSite> Out;
+  FunctionResult *R = (P->prepare(), P->analyze(FD));
+  if (!R || !R->Facts)
+    return Out;
+  llvm::SmallPtrSet<const CallExpr *, 16> Seen;
+  for (const CFGBlock *B : R->Facts->reversePostOrder())
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+          if (Seen.insert(Call).second)
+            if (auto Site = collectiveAt(Call))
+              if (!(Site->Entry && isOnSubCommunicator(Call)))
+                Out.push_back(*Site);
+  std::sort(Out.begin(), Out.end(),
+            [](const CollectiveSite &A, const CollectiveSite &B) {
+              return A.Call->getBeginLoc() < B.Call->getBeginLoc();
+            });
+  return Out;
+}
+
+/// Call sites of FD in user code (for parameter-carried divergence).
+std::vector<const CallExpr *> Engine::callersOf(const FunctionDecl *FD) {
+  P->prepare();
+  if (!CallSitesBuilt) {
+    CallSitesBuilt = true;
+    for (const FunctionDecl *F : P->UserFunctions) {
+      FunctionResult *R = P->analyze(F);
+      if (!R || !R->Facts)
+        continue;
+      for (const CFGBlock *B : R->Facts->reversePostOrder())
+        for (const CFGElement &El : *B)
+          if (auto CS = El.getAs<CFGStmt>())
+            if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+              if (const FunctionDecl *Callee = resolveCallee(Call)) {
+                const FunctionDecl *Def = Callee->getDefinition();
+                CallSites[Def ? Def : Callee].push_back(Call);
+              }
+    }
+  }
+  auto It = CallSites.find(FD);
+  return It == CallSites.end() ? std::vector<const CallExpr *>{} : It->second;
+}
+
+/// Does parameter set Mask of FD receive a rank-varying argument at some
+/// call site? Follows parameters through up to Depth callers.
+std::optional<std::pair<VaryOrigin, const CallExpr *>>
+Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
+                    bool ShapeOnly) {
+  if (Depth > P->Limits.CallerDepth) {
+    P->Limits.hit("caller depth", FD->getQualifiedNameAsString());
+    return std::nullopt;
+  }
+  for (const CallExpr *Call : callersOf(FD)) {
+    const FunctionDecl *Caller = enclosingFunction(Call);
+    FunctionResult *R = Caller ? P->analyze(Caller) : nullptr;
+    if (!R || !R->Facts)
+      continue;
+    const CFGBlock *B = R->Facts->blockOf(Call);
+    if (!B)
+      continue;
+    UniformityAnalysis U(*this, Caller, *R);
+    VarState S = U.stateBefore(B, Call);
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
+                             Call->getNumArgs() > 0
+                         ? 1
+                         : 0;
+    uint64_t CallerMask = 0;
+    for (unsigned I = 0; I + Shift < Call->getNumArgs() && I < 64; ++I) {
+      if (!(Mask & (uint64_t(1) << I)))
+        continue;
+      // Only the argument's value counts: whether the call itself is
+      // reached by every rank is the caller's own divergence, reported there.
+      Taint T = U.eval(Call->getArg(I + Shift), S);
+      if (T.Vary && !(ShapeOnly && T.ContentOnly))
+        return std::make_pair(T.Origin, Call);
+      CallerMask |= T.Params;
+    }
+    if (CallerMask)
+      if (auto Found = paramVaries(Caller, CallerMask, Depth + 1, ShapeOnly))
+        return std::make_pair(Found->first, Call);
+  }
+  return std::nullopt;
+}
+
+std::optional<Engine::Divergence>
+Engine::divergenceAt(const CallExpr *Collective) {
+  const FunctionDecl *FD = enclosingFunction(Collective);
+  if (!FD)
+    return std::nullopt;
+  P->prepare();
+  FunctionResult *R = P->analyze(FD);
+  if (!R || !R->Facts)
+    return std::nullopt;
+  const CFGBlock *B = R->Facts->blockOf(Collective);
+  if (!B)
+    return std::nullopt;
+  std::optional<Divergence> ByParam;
+  // Branches whose other arms only end the job (`if (err) exit(1);`) do not
+  // make later collectives divergent. (A copy: the cache may grow below.)
+  const std::vector<const CFGBlock *> Deps = R->liveControlDependencies(B);
+  for (const CFGBlock *Dep : Deps) {
+    auto It = R->BranchTaint.find(Dep);
+    if (It == R->BranchTaint.end() || !It->second.depends())
+      continue;
+    // Only where the arms first differ, on the side that issues a
+    // collective there: a count is not an order (Divergence.h).
+    auto Order = collectives::orderDifference(*this, FD, Dep);
+    if (!Order || Order->Here.Site != Collective)
+      continue;
+    Divergence D;
+    D.Branch = Dep->getTerminatorStmt();
+    D.Condition = dyn_cast_or_null<Expr>(
+        const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
+    D.IsLoop = isLoopStmt(D.Branch);
+    if (It->second.Vary) {
+      D.Origin = It->second.Origin;
+      return D;
+    }
+    if (!ByParam)
+      if (auto Found = paramVaries(FD, It->second.Params, 0,
+                                   /*ShapeOnly=*/It->second.ContentOnly)) {
+        D.Origin = Found->first;
+        D.PassedAt = Found->second;
+        ByParam = D;
+      }
+  }
+  if (ByParam)
+    return ByParam;
+  return thrownPast(Collective);
+}
+
+/// A call earlier in the same try block may throw on some ranks only: the
+/// catch handler then skips this collective on those ranks.
+std::optional<Engine::Divergence>
+Engine::thrownPast(const CallExpr *Collective) {
+  const CXXTryStmt *Try = nullptr;
+  for (const Stmt *Cur = parentStmt(Collective); Cur; Cur = parentStmt(Cur))
+    if ((Try = dyn_cast<CXXTryStmt>(Cur)))
+      break;
+  if (!Try)
+    return std::nullopt;
+  std::vector<const CallExpr *> Calls;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *C = dyn_cast<CallExpr>(S))
+      if (C->getBeginLoc() < Collective->getBeginLoc())
+        Calls.push_back(C);
+    for (const Stmt *Child : S->children())
+      Collect(Child);
+  };
+  Collect(Try->getTryBlock());
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Callee = resolveCallee(Call);
+    if (!Callee || !Callee->hasBody() || !isUserCode(Callee))
+      continue;
+    FunctionResult *CR = P->analyze(Callee->getDefinition());
+    if (!CR || !CR->ThrowTaint.depends())
+      continue;
+    Divergence D;
+    D.Branch = Call;
+    if (CR->ThrowTaint.Vary) {
+      D.Origin = CR->ThrowTaint.Origin;
+      return D;
+    }
+    for (unsigned I = 0; I < Call->getNumArgs() && I < 64; ++I)
+      if (CR->ThrowTaint.Params & (uint64_t(1) << I)) {
+        UniformityAnswer A = uniformity(Call->getArg(I));
+        if (!A.Uniform && A.Origin) {
+          D.Origin = *A.Origin;
+          D.PassedAt = Call;
+          return D;
+        }
+      }
+  }
+  return std::nullopt;
+}
+
+std::vector<Engine::ArgumentMismatch>
+Engine::mismatchedArguments(const CallExpr *Collective) {
+  std::vector<ArgumentMismatch> Out;
+  const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
+  if (!Entry || isa<CXXOperatorCallExpr>(Collective))
+    return Out;
+  std::pair<const char *, int> Roles[] = {
+      {"communicator", Entry->Args.Comm}, {"count", Entry->Args.Count},
+      {"root", Entry->Args.Root},         {"reduction op", Entry->Args.Op},
+      {"datatype", Entry->Args.DType},    {"options", Entry->Args.Options}};
+  for (auto [Name, Idx] : Roles) {
+    if (Idx < 0 || Idx >= (int)Collective->getNumArgs())
+      continue;
+    const Expr *Arg = Collective->getArg(Idx);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    UniformityAnswer A = uniformity(Arg);
+    if (!A.Uniform && A.Origin)
+      Out.push_back({Name, Arg, *A.Origin});
+  }
+  // Tensors (c10d): the shapes each rank contributes must agree.
+  int Send = Entry->Args.Send;
+  if (Send >= 0 && Send < (int)Collective->getNumArgs() &&
+      isTensorLike(Collective->getArg(Send)->getType()))
+    if (auto Origin = shapeVaries(Collective->getArg(Send)))
+      Out.push_back({"tensor shape", Collective->getArg(Send), *Origin});
+  return Out;
+}
+
+} // namespace distlint

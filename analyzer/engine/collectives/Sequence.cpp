@@ -1,0 +1,404 @@
+//===- Sequence.cpp - Collective sequences and their comparison -----------===//
+#include "engine/collectives/Sequence.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace distlint {
+namespace collectives {
+
+bool ArgKey::surelyDiffers(const ArgKey &O) const {
+  return known() && O.known() && !(*this == O);
+}
+
+std::string Token::name() const {
+  if (!Op)
+    return "collective";
+  llvm::StringRef N(Op->Name);
+  size_t Pos = N.rfind("::");
+  return (Pos == llvm::StringRef::npos ? N : N.substr(Pos + 2)).str();
+}
+
+Mismatch compareTokens(const Token &A, const Token &B) {
+  if (A.Kind != B.Kind)
+    return Mismatch::PointToPointWait;
+  // Matching sends with receives is another rule's job: two blocking
+  // point-to-point calls at the same position are fine here.
+  if (A.Kind == TokenKind::PointToPoint)
+    return Mismatch::None;
+  // Rows of different classes (ProcessGroup::allreduce, Backend::allreduce)
+  // name the same operation.
+  if (A.Op != B.Op && A.name() != B.name())
+    return Mismatch::Operation;
+  if (A.Comm.surelyDiffers(B.Comm))
+    return Mismatch::Communicator;
+  if (A.Root.surelyDiffers(B.Root))
+    return Mismatch::Root;
+  if (A.ReduceOp.surelyDiffers(B.ReduceOp))
+    return Mismatch::ReduceOp;
+  if (A.DType.surelyDiffers(B.DType))
+    return Mismatch::DType;
+  if (A.Count.surelyDiffers(B.Count))
+    return Mismatch::Count;
+  return Mismatch::None;
+}
+
+const char *mismatchName(Mismatch M) {
+  switch (M) {
+  case Mismatch::None:
+    return "none";
+  case Mismatch::Operation:
+    return "operation";
+  case Mismatch::Communicator:
+    return "communicator";
+  case Mismatch::Root:
+    return "root";
+  case Mismatch::ReduceOp:
+    return "reduction op";
+  case Mismatch::DType:
+    return "datatype";
+  case Mismatch::Count:
+    return "count";
+  case Mismatch::PointToPointWait:
+    return "point-to-point";
+  case Mismatch::MissingOnOneSide:
+    return "missing";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+static NodeRef make(NodeKind K) {
+  auto N = std::make_shared<Node>();
+  N->Kind = K;
+  return N;
+}
+
+NodeRef Node::empty() {
+  static const NodeRef E = make(NodeKind::Empty);
+  return E;
+}
+
+NodeRef Node::token(Token T) {
+  auto N = std::make_shared<Node>();
+  N->Kind = NodeKind::Token;
+  N->Tok = T;
+  return N;
+}
+
+NodeRef Node::failStop() {
+  static const NodeRef F = make(NodeKind::FailStop);
+  return F;
+}
+
+NodeRef Node::seq(std::vector<NodeRef> Parts) {
+  std::vector<NodeRef> Flat;
+  for (NodeRef &P : Parts) {
+    if (!P || P->Kind == NodeKind::Empty)
+      continue;
+    if (P->Kind == NodeKind::Seq)
+      Flat.insert(Flat.end(), P->Kids.begin(), P->Kids.end());
+    else
+      Flat.push_back(std::move(P));
+    // Nothing after a fail-stop is issued.
+    if (Flat.back()->Kind == NodeKind::FailStop)
+      break;
+  }
+  if (Flat.empty())
+    return empty();
+  if (Flat.size() == 1)
+    return Flat.front();
+  auto N = std::make_shared<Node>();
+  N->Kind = NodeKind::Seq;
+  N->Kids = std::move(Flat);
+  return N;
+}
+
+NodeRef Node::alt(ChoiceKey K, std::vector<NodeRef> Options) {
+  bool AllFail = !Options.empty(), Any = false;
+  for (const NodeRef &O : Options) {
+    AllFail = AllFail && alwaysFailStops(O);
+    Any = Any || issuesAnything(O);
+  }
+  if (AllFail)
+    return failStop();
+  // A choice between paths that issue nothing (or end the job) cannot make
+  // ranks disagree.
+  if (!Any)
+    return empty();
+  auto N = std::make_shared<Node>();
+  N->Kind = NodeKind::Alt;
+  N->Key = K;
+  N->Kids = std::move(Options);
+  return N;
+}
+
+NodeRef Node::loop(ChoiceKey K, NodeRef Body) {
+  if (!issuesAnything(Body))
+    return empty();
+  auto N = std::make_shared<Node>();
+  N->Kind = NodeKind::Loop;
+  N->Key = K;
+  N->Kids = {std::move(Body)};
+  return N;
+}
+
+NodeRef Node::call(const clang::CallExpr *Site, NodeRef Callee) {
+  if (!Callee || (!issuesAnything(Callee) && !alwaysFailStops(Callee)))
+    return empty();
+  auto N = std::make_shared<Node>();
+  N->Kind = NodeKind::Call;
+  N->Site = Site;
+  N->Kids = {std::move(Callee)};
+  return N;
+}
+
+bool issuesAnything(const NodeRef &N) {
+  if (!N)
+    return false;
+  switch (N->Kind) {
+  case NodeKind::Token:
+    return true;
+  case NodeKind::Empty:
+  case NodeKind::FailStop:
+    return false;
+  default:
+    for (const NodeRef &K : N->Kids)
+      if (issuesAnything(K))
+        return true;
+    return false;
+  }
+}
+
+bool alwaysFailStops(const NodeRef &N) {
+  if (!N)
+    return false;
+  switch (N->Kind) {
+  case NodeKind::FailStop:
+    return true;
+  case NodeKind::Seq:
+  case NodeKind::Call:
+    for (const NodeRef &K : N->Kids)
+      if (alwaysFailStops(K))
+        return true;
+    return false;
+  case NodeKind::Alt:
+    for (const NodeRef &K : N->Kids)
+      if (!alwaysFailStops(K))
+        return false;
+    return !N->Kids.empty();
+  default: // A loop may run zero times.
+    return false;
+  }
+}
+
+std::string print(const NodeRef &N) {
+  if (!N)
+    return "";
+  std::string Out;
+  switch (N->Kind) {
+  case NodeKind::Empty:
+    return "";
+  case NodeKind::Token:
+    return N->Tok.name();
+  case NodeKind::FailStop:
+    return "!";
+  case NodeKind::Call:
+    return print(N->Kids.front());
+  case NodeKind::Loop:
+    return "(" + print(N->Kids.front()) + ")*";
+  case NodeKind::Seq:
+    for (const NodeRef &K : N->Kids) {
+      std::string S = print(K);
+      if (!S.empty())
+        Out += (Out.empty() ? "" : " ") + S;
+    }
+    return Out;
+  case NodeKind::Alt:
+    for (size_t I = 0; I < N->Kids.size(); ++I)
+      Out += (I ? "|" : "") + print(N->Kids[I]);
+    return "{" + Out + "}";
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Where one side stands: the nodes still to issue (top = next), each with
+/// the outermost call of the compared code that leads to it.
+struct Cursor {
+  struct Frame {
+    const Node *N;
+    const clang::CallExpr *Site;
+  };
+  llvm::SmallVector<Frame, 16> Stack;
+  unsigned Position = 0;
+};
+
+/// Choices made so far: (key, option). Uniform and per-statement keys live
+/// in separate spaces.
+using Valuation = llvm::SmallVector<std::pair<uint64_t, unsigned>, 8>;
+
+uint64_t slot(ChoiceKey K) { return K.Id * 2 + (K.Uniform ? 1 : 0); }
+
+std::optional<unsigned> chosen(const Valuation &V, ChoiceKey K) {
+  for (const auto &[Key, Option] : V)
+    if (Key == slot(K))
+      return Option;
+  return std::nullopt;
+}
+
+struct Pending {
+  ChoiceKey Key;
+  unsigned Options;
+};
+
+/// Expands the top of C until it is a token, a fail-stop or nothing; stops
+/// at a choice not made yet.
+std::optional<Pending> normalize(Cursor &C, const Valuation &V) {
+  while (!C.Stack.empty()) {
+    Cursor::Frame F = C.Stack.back();
+    switch (F.N->Kind) {
+    case NodeKind::Token:
+    case NodeKind::FailStop:
+      return std::nullopt;
+    case NodeKind::Empty:
+      C.Stack.pop_back();
+      break;
+    case NodeKind::Seq:
+      C.Stack.pop_back();
+      for (auto It = F.N->Kids.rbegin(); It != F.N->Kids.rend(); ++It)
+        C.Stack.push_back({It->get(), F.Site});
+      break;
+    case NodeKind::Call:
+      C.Stack.pop_back();
+      C.Stack.push_back({F.N->Kids.front().get(), F.Site ? F.Site : F.N->Site});
+      break;
+    case NodeKind::Alt: {
+      auto Option = chosen(V, F.N->Key);
+      if (!Option)
+        return Pending{F.N->Key, (unsigned)F.N->Kids.size()};
+      C.Stack.pop_back();
+      C.Stack.push_back({F.N->Kids[*Option].get(), F.Site});
+      break;
+    }
+    case NodeKind::Loop: {
+      // Zero or one more iteration; the same choice on both sides pairs
+      // the bodies of loops with the same trip count.
+      auto Option = chosen(V, F.N->Key);
+      if (!Option)
+        return Pending{F.N->Key, 2};
+      C.Stack.pop_back();
+      if (*Option == 1)
+        C.Stack.push_back({F.N->Kids.front().get(), F.Site});
+      break;
+    }
+    }
+  }
+  return std::nullopt;
+}
+
+class Comparison {
+public:
+  explicit Comparison(CompareBudget &Budget) : Budget(Budget) {}
+  std::optional<FirstDifference> run(Cursor A, Cursor B, Valuation V);
+
+private:
+  CompareBudget &Budget;
+  std::optional<FirstDifference> fork(const Cursor &A, const Cursor &B,
+                                      const Valuation &V, Pending P) {
+    for (unsigned I = 0; I < P.Options; ++I) {
+      Valuation W = V;
+      W.push_back({slot(P.Key), I});
+      if (auto D = run(A, B, std::move(W)))
+        return D;
+      if (Budget.Exhausted)
+        break;
+    }
+    return std::nullopt;
+  }
+};
+
+Side sideOf(const Cursor &C) {
+  Side S;
+  S.Position = C.Position;
+  if (C.Stack.empty())
+    return S;
+  const Cursor::Frame &F = C.Stack.back();
+  S.Tok = F.N->Tok;
+  S.Site = F.Site ? F.Site : F.N->Tok.Call;
+  return S;
+}
+
+std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
+                                               Valuation V) {
+  while (true) {
+    if (Budget.Steps == 0) {
+      Budget.Exhausted = true;
+      return std::nullopt;
+    }
+    --Budget.Steps;
+    if (auto P = normalize(A, V))
+      return fork(A, B, V, *P);
+    if (auto P = normalize(B, V))
+      return fork(A, B, V, *P);
+    const Node *HA = A.Stack.empty() ? nullptr : A.Stack.back().N;
+    const Node *HB = B.Stack.empty() ? nullptr : B.Stack.back().N;
+    // A path that ends the job cannot leave the other side waiting.
+    if ((HA && HA->Kind == NodeKind::FailStop) ||
+        (HB && HB->Kind == NodeKind::FailStop))
+      return std::nullopt;
+    if (!HA && !HB)
+      return std::nullopt;
+    auto IsP2P = [](const Node *N) {
+      return N && N->Tok.Kind == TokenKind::PointToPoint;
+    };
+    // A send or receive with nothing opposite is a matching question,
+    // not an ordering one: step over it.
+    if (IsP2P(HA) && !IsP2P(HB) &&
+        (!HB || HA->Tok.Comm.surelyDiffers(HB->Tok.Comm))) {
+      A.Stack.pop_back();
+      continue;
+    }
+    if (IsP2P(HB) && !IsP2P(HA) &&
+        (!HA || HB->Tok.Comm.surelyDiffers(HA->Tok.Comm))) {
+      B.Stack.pop_back();
+      continue;
+    }
+    Mismatch Why = (!HA || !HB) ? Mismatch::MissingOnOneSide
+                                : compareTokens(HA->Tok, HB->Tok);
+    if (Why != Mismatch::None) {
+      FirstDifference D;
+      D.A = sideOf(A);
+      D.B = sideOf(B);
+      D.Why = Why;
+      return D;
+    }
+    A.Stack.pop_back();
+    B.Stack.pop_back();
+    ++A.Position;
+    ++B.Position;
+  }
+}
+
+} // namespace
+
+std::optional<FirstDifference>
+firstDifference(const NodeRef &A, const NodeRef &B, CompareBudget &Budget) {
+  Cursor CA, CB;
+  if (A)
+    CA.Stack.push_back({A.get(), nullptr});
+  if (B)
+    CB.Stack.push_back({B.get(), nullptr});
+  return Comparison(Budget).run(std::move(CA), std::move(CB), {});
+}
+
+} // namespace collectives
+} // namespace distlint

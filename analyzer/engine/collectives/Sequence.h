@@ -1,0 +1,154 @@
+//===- Sequence.h - What a rank issues, in order ----------------*- C++ -*-===//
+//
+// The collectives (and blocking point-to-point calls) a piece of code issues,
+// as a small regular-expression-like tree: Seq, Alt (a choice), Loop, Token,
+// FailStop (the job ends here) and Call (a user function's own tree, inlined
+// at its call site). Tokens are typed: the API operation, the communicator
+// and the arguments every rank must pass alike.
+//
+// firstDifference() runs two trees side by side, as the ranks of two classes
+// would, and returns the first position where they issue different things.
+// Choices with the same key are made alike on both sides (a uniform
+// condition evaluates the same on every rank), so both sides are compared
+// under one valuation at a time; a count is not an order.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "api/ApiTable.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CallExpr;
+} // namespace clang
+
+namespace distlint {
+namespace collectives {
+
+/// An argument every rank must pass alike, as far as the analyzer can name
+/// it: an integer constant, or a named entity (a global constant, an
+/// enumerator, a communicator variable). Unknown matches anything.
+struct ArgKey {
+  enum class Kind : uint8_t { Unknown, Int, Symbol };
+  Kind K = Kind::Unknown;
+  int64_t Int = 0;
+  const void *Symbol = nullptr;
+
+  static ArgKey integer(int64_t V) { return {Kind::Int, V, nullptr}; }
+  static ArgKey symbol(const void *S) { return {Kind::Symbol, 0, S}; }
+  bool known() const { return K != Kind::Unknown; }
+  /// Both sides are known and name different values.
+  bool surelyDiffers(const ArgKey &O) const;
+  bool operator==(const ArgKey &O) const {
+    return K == O.K && Int == O.Int && Symbol == O.Symbol;
+  }
+};
+
+enum class TokenKind : uint8_t {
+  Collective,   ///< Every member of the communicator must issue it.
+  PointToPoint, ///< Blocks until a peer answers (send / recv).
+};
+
+struct Token {
+  TokenKind Kind = TokenKind::Collective;
+  const api::ApiEntry *Op = nullptr; ///< The operation (its table row).
+  ArgKey Comm, Root, ReduceOp, DType, Count;
+  const clang::CallExpr *Call = nullptr; ///< The API call, for notes.
+
+  /// Unqualified operation name ("MPI_Allreduce", "allreduce").
+  std::string name() const;
+};
+
+/// Why the tokens at one position disagree.
+enum class Mismatch : uint8_t {
+  None,
+  Operation,        ///< Different operations.
+  Communicator,     ///< Same operation on different communicators.
+  Root,             ///< Different root ranks.
+  ReduceOp,         ///< Different reduction operations.
+  DType,            ///< Different datatypes.
+  Count,            ///< Different element counts.
+  PointToPointWait, ///< One side blocks in send/recv, the other in a
+                    ///< collective.
+  MissingOnOneSide, ///< One side issues nothing more.
+};
+
+/// How tokens at the same position compare (None: they match).
+Mismatch compareTokens(const Token &A, const Token &B);
+const char *mismatchName(Mismatch M);
+
+/// Identity of a choice (branch or loop trip count). Uniform choices with
+/// equal ids are made alike wherever they appear; a choice that may differ
+/// between ranks is keyed by its own statement, so it only pairs with
+/// itself.
+struct ChoiceKey {
+  uint64_t Id = 0;
+  bool Uniform = false;
+};
+
+struct Node;
+using NodeRef = std::shared_ptr<const Node>;
+
+enum class NodeKind : uint8_t { Empty, Token, Seq, Alt, Loop, FailStop, Call };
+
+struct Node {
+  NodeKind Kind = NodeKind::Empty;
+  Token Tok;                 ///< Token.
+  std::vector<NodeRef> Kids; ///< Seq: in order; Alt: the options; Loop:
+                             ///< {body}; Call: {callee's tree}.
+  ChoiceKey Key;             ///< Alt, Loop.
+  const clang::CallExpr *Site = nullptr; ///< Call: the user call.
+
+  static NodeRef empty();
+  static NodeRef token(Token T);
+  static NodeRef failStop();
+  /// Flattens nested sequences and drops empty parts.
+  static NodeRef seq(std::vector<NodeRef> Parts);
+  static NodeRef alt(ChoiceKey K, std::vector<NodeRef> Options);
+  static NodeRef loop(ChoiceKey K, NodeRef Body);
+  static NodeRef call(const clang::CallExpr *Site, NodeRef Callee);
+};
+
+/// Does the tree issue any token on some path?
+bool issuesAnything(const NodeRef &N);
+/// Does every path through the tree end the job?
+bool alwaysFailStops(const NodeRef &N);
+/// Compact text for tests and debugging: "MPI_Barrier MPI_Allreduce",
+/// "{a|b}", "(body)*", "!" for fail-stop.
+std::string print(const NodeRef &N);
+
+/// One side at the first difference.
+struct Side {
+  std::optional<Token> Tok; ///< Empty: this side issues nothing more here.
+  /// The outermost call in the compared code that leads to the token: the
+  /// API call itself, or the user call whose inlined tree issues it.
+  const clang::CallExpr *Site = nullptr;
+  unsigned Position = 0; ///< Tokens matched before this one.
+};
+
+struct FirstDifference {
+  Side A, B;
+  Mismatch Why = Mismatch::None;
+};
+
+/// Limits the number of steps of one comparison (choices multiply); the
+/// engine starts it at Budget::SequenceSteps.
+struct CompareBudget {
+  unsigned Steps = 20000;
+  bool Exhausted = false;
+};
+
+/// The first position where A and B differ under some valuation of their
+/// choices; nullopt when they issue the same ordered sequence under every
+/// valuation (paths that end the job never differ).
+std::optional<FirstDifference>
+firstDifference(const NodeRef &A, const NodeRef &B, CompareBudget &Budget);
+
+} // namespace collectives
+} // namespace distlint

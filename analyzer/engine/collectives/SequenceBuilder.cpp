@@ -1,0 +1,372 @@
+//===- SequenceBuilder.cpp - Collective sequences from the CFG ------------===//
+#include "engine/collectives/SequenceBuilder.h"
+
+#include "engine/Engine.h"
+#include "engine/Values.h"
+#include "engine/ast/AstHelpers.h"
+#include "engine/cfg/CFGFacts.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace clang;
+
+namespace distlint {
+namespace collectives {
+
+const Expr *communicatorOf(const CallExpr *Call, const api::ApiEntry *Entry) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  if (Entry && Entry->Args.Comm >= 0 &&
+      Entry->Args.Comm < (int)Call->getNumArgs())
+    return Call->getArg(Entry->Args.Comm);
+  return nullptr;
+}
+
+namespace {
+
+const Expr *peel(const Expr *X) {
+  while (X) {
+    const Expr *Next = stripValue(X)->IgnoreParenCasts();
+    if (Next == X)
+      return X;
+    X = Next;
+  }
+  return X;
+}
+
+/// What an argument names, following locals to their only definition.
+/// Communicators: a local handle that is written (by a split, a dup, an
+/// init) names its own communicator object.
+ArgKey argKey(Engine &E, const Expr *X, bool IsComm, int Depth = 0) {
+  if (!X || Depth > 4)
+    return {};
+  X = peel(X);
+  if (isa<CXXDefaultArgExpr>(X))
+    return {};
+  if (!IsComm)
+    if (auto V = evaluateInt(E, X))
+      return ArgKey::integer(V->getExtValue());
+  if (const auto *U = dyn_cast<UnaryOperator>(X);
+      U && U->getOpcode() == UO_AddrOf)
+    X = peel(U->getSubExpr());
+  const auto *DR = dyn_cast<DeclRefExpr>(X);
+  if (!DR)
+    return {};
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
+    return ArgKey::integer(EC->getInitVal().getExtValue());
+  const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+  if (!VD || isa<ParmVarDecl>(VD))
+    return {};
+  if (const Expr *Init = soleDefinition(E, VD)) {
+    ArgKey K = argKey(E, Init, IsComm, Depth + 1);
+    if (K.known())
+      return K;
+  }
+  if (VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+      !VD->getType()->isReferenceType())
+    return ArgKey::symbol(VD->getCanonicalDecl());
+  if (IsComm && VD->isLocalVarDecl() && !VD->getType()->isReferenceType() &&
+      !VD->getType()->isRecordType())
+    return ArgKey::symbol(VD);
+  return {};
+}
+
+ArgKey argAt(Engine &E, const CallExpr *Call, int Index) {
+  if (Index < 0 || Index >= (int)Call->getNumArgs() ||
+      isa<CXXOperatorCallExpr>(Call))
+    return {};
+  return argKey(E, Call->getArg(Index), /*IsComm=*/false);
+}
+
+/// Structure of a condition, with the loop's own induction variables
+/// abstracted, so `for (int i = 0; i < n; ++i)` and `for (int j = 0; j < n;
+/// ++j)` run the same number of times.
+void hashStmt(const Stmt *S,
+              const llvm::SmallPtrSetImpl<const Decl *> &Induction,
+              llvm::hash_code &H) {
+  if (!S)
+    return;
+  if (const auto *X = dyn_cast<Expr>(S)) {
+    const Expr *P = X->IgnoreParenImpCasts();
+    if (P != X)
+      return hashStmt(P, Induction, H);
+  }
+  H = llvm::hash_combine(H, S->getStmtClass());
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    H = llvm::hash_combine(
+        H, Induction.count(DR->getDecl())
+               ? (const void *)nullptr
+               : (const void *)DR->getDecl()->getCanonicalDecl());
+  else if (const auto *IL = dyn_cast<IntegerLiteral>(S))
+    H = llvm::hash_combine(H, IL->getValue().getLimitedValue());
+  else if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(S))
+    H = llvm::hash_combine(H, BL->getValue());
+  else if (const auto *CL = dyn_cast<CharacterLiteral>(S))
+    H = llvm::hash_combine(H, CL->getValue());
+  else if (const auto *SL = dyn_cast<StringLiteral>(S))
+    H = llvm::hash_combine(H, SL->getBytes());
+  else if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    H = llvm::hash_combine(H, BO->getOpcode());
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    H = llvm::hash_combine(H, UO->getOpcode());
+  else if (const auto *ME = dyn_cast<MemberExpr>(S))
+    H = llvm::hash_combine(H, (const void *)ME->getMemberDecl());
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S))
+    H = llvm::hash_combine(H, OC->getOperator());
+  else if (const auto *CE = dyn_cast<CallExpr>(S))
+    H = llvm::hash_combine(H, (const void *)CE->getDirectCallee());
+  for (const Stmt *Child : S->children())
+    hashStmt(Child, Induction, H);
+}
+
+bool isLoopStmt(const Stmt *S) {
+  return S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+} // namespace
+
+void noteBudgetHit(Engine &E, const char *Which, const FunctionDecl *FD) {
+  std::string Where = FD ? FD->getQualifiedNameAsString() : "<global>";
+  E.limits().hit(Which, Where);
+  if (std::getenv("DISTLINT_DEBUG_BUDGETS"))
+    llvm::errs() << "distlint: debug: " << Which << " budget hit in " << Where
+                 << "; the branch is not compared\n";
+}
+
+SequenceBuilder::SequenceBuilder(Engine &E, FunctionFacts &F,
+                                 CalleeTrees &Callees)
+    : E(E), F(F), Callees(Callees), Budget(E.limits().SequenceBlocks) {}
+
+std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
+  const FunctionDecl *FD = E.resolveCallee(Call);
+  if (!FD)
+    return std::nullopt;
+  Token T;
+  T.Call = Call;
+  if (const api::ApiEntry *P2P = E.api().find(FD, api::Role::PointToPoint)) {
+    // Calls that hand back a request return at once; the wait blocks, but
+    // on a request whose peer is a matching question.
+    if (P2P->Args.Request >= 0)
+      return std::nullopt;
+    T.Kind = TokenKind::PointToPoint;
+    T.Op = P2P;
+    T.Comm = argKey(E, communicatorOf(Call, P2P), /*IsComm=*/true);
+    return T;
+  }
+  const api::ApiEntry *Coll = E.api().find(FD, api::Role::Collective);
+  if (!Coll || E.isOnSubCommunicator(Call))
+    return std::nullopt;
+  T.Op = Coll;
+  T.Comm = argKey(E, communicatorOf(Call, Coll), /*IsComm=*/true);
+  T.Root = argAt(E, Call, Coll->Args.Root);
+  T.ReduceOp = argAt(E, Call, Coll->Args.Op);
+  T.DType = argAt(E, Call, Coll->Args.DType);
+  T.Count = argAt(E, Call, Coll->Args.Count);
+  return T;
+}
+
+bool endsJob(Engine &E, const CallExpr *Call) {
+  const FunctionDecl *FD = E.resolveCallee(Call);
+  if (!FD)
+    return false;
+  if (FD->isNoReturn() || E.api().has(FD, api::Role::FailStop))
+    return true;
+  if (FD->hasBody() && E.isUserCode(FD))
+    return E.summary(FD).NoReturn;
+  return false;
+}
+
+ChoiceKey choiceKey(Engine &E, const Stmt *T) {
+  ChoiceKey K;
+  K.Id = reinterpret_cast<uintptr_t>(T);
+  if (!T || !E.branchUniformity(T).Uniform)
+    return K;
+  llvm::SmallPtrSet<const Decl *, 4> Induction;
+  const Stmt *Cond = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(T))
+    Cond = If->getCond();
+  else if (const auto *W = dyn_cast<WhileStmt>(T))
+    Cond = W->getCond();
+  else if (const auto *D = dyn_cast<DoStmt>(T))
+    Cond = D->getCond();
+  else if (const auto *S = dyn_cast<SwitchStmt>(T))
+    Cond = S->getCond();
+  else if (const auto *C = dyn_cast<ConditionalOperator>(T))
+    Cond = C->getCond();
+  else if (const auto *B = dyn_cast<BinaryOperator>(T))
+    Cond = B->getLHS();
+  else if (const auto *F = dyn_cast<ForStmt>(T)) {
+    Cond = F->getCond();
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+      for (const Decl *D : DS->decls())
+        Induction.insert(D);
+  } else if (const auto *R = dyn_cast<CXXForRangeStmt>(T))
+    Cond = R->getRangeInit();
+  if (!Cond)
+    return K;
+  llvm::hash_code H = llvm::hash_combine(isLoopStmt(T));
+  hashStmt(Cond, Induction, H);
+  K.Id = static_cast<uint64_t>(size_t(H));
+  K.Uniform = true;
+  return K;
+}
+
+NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
+  std::vector<NodeRef> Parts;
+  for (const CFGElement &El : *B) {
+    auto CS = El.getAs<CFGStmt>();
+    const auto *Call = CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
+    if (!Call)
+      continue;
+    if (endsJob(E, Call)) {
+      EndsJob = true;
+      break;
+    }
+    if (auto T = tokenAt(E, Call)) {
+      Parts.push_back(Node::token(*T));
+      continue;
+    }
+    const FunctionDecl *Callee = E.resolveCallee(Call);
+    if (Callee && Callee->hasBody() && E.isUserCode(Callee))
+      Parts.push_back(Node::call(Call, functionSequence(E, Callee, Callees)));
+  }
+  if (B->hasNoReturnElement())
+    EndsJob = true;
+  if (EndsJob)
+    Parts.push_back(Node::failStop());
+  return Node::seq(std::move(Parts));
+}
+
+SequenceBuilder::Walk
+SequenceBuilder::walk(const CFGBlock *B,
+                      llvm::ArrayRef<const CFGBlock *> Stops) {
+  std::vector<NodeRef> Parts;
+  llvm::SmallVector<const CFGBlock *, 16> Added;
+  const CFGBlock *Exit = &F.cfg().getExit();
+  const CFGBlock *Ended = nullptr;
+  while (B) {
+    if (llvm::is_contained(Stops, B)) {
+      Ended = B;
+      break;
+    }
+    if (--Budget < 0) {
+      BudgetHit = true;
+      break;
+    }
+    // A cycle that is not a loop statement (goto): its first pass only.
+    if (!OnPath.insert(B).second)
+      break;
+    Added.push_back(B);
+    bool Ends = false;
+    Parts.push_back(elements(B, Ends));
+    if (Ends || B == Exit)
+      break;
+    // A throw that leaves the function ends the job (or is a caller's
+    // divergence, see thrownPast); inside a try it is an ordinary branch.
+    if (const Stmt *T = B->getTerminatorStmt(); T && isa<CXXThrowExpr>(T)) {
+      bool Leaves = true;
+      for (const CFGBlock *Succ : B->succs())
+        Leaves = Leaves && (!Succ || Succ == Exit);
+      if (Leaves) {
+        Parts.push_back(Node::failStop());
+        break;
+      }
+    }
+    llvm::SmallVector<const CFGBlock *, 4> Succs;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && !llvm::is_contained(Succs, Succ))
+        Succs.push_back(Succ);
+    if (Succs.empty())
+      break;
+    const Stmt *Term = B->getTerminatorStmt();
+    if (isLoopStmt(Term)) {
+      const CFGBlock *After = E.liveJoin(F.function(), B);
+      llvm::SmallVector<const CFGBlock *, 8> Inner(Stops.begin(), Stops.end());
+      Inner.push_back(B);
+      if (After)
+        Inner.push_back(After);
+      Walk Body =
+          walk(*B->succ_begin() ? *B->succ_begin() : Succs.front(), Inner);
+      Parts.push_back(Node::loop(choiceKey(E, Term), Body.N));
+      B = After;
+      continue;
+    }
+    if (Succs.size() == 1) {
+      B = Succs.front();
+      continue;
+    }
+    const CFGBlock *Join = E.liveJoin(F.function(), B);
+    llvm::SmallVector<const CFGBlock *, 8> Inner(Stops.begin(), Stops.end());
+    if (Join)
+      Inner.push_back(Join);
+    std::vector<NodeRef> Options;
+    const CFGBlock *LeftAt = nullptr;
+    for (const CFGBlock *Succ : Succs) {
+      Walk W = walk(Succ, Inner);
+      Options.push_back(W.N);
+      if (W.EndedAt && W.EndedAt != Join &&
+          llvm::is_contained(Stops, W.EndedAt))
+        LeftAt = W.EndedAt;
+    }
+    Parts.push_back(Node::alt(choiceKey(E, Term), std::move(Options)));
+    // An arm left the enclosing region (break, continue, return out of a
+    // loop body): the join lies beyond it.
+    if (LeftAt) {
+      Ended = LeftAt;
+      break;
+    }
+    B = Join;
+  }
+  for (const CFGBlock *A : Added)
+    OnPath.erase(A);
+  return {Node::seq(std::move(Parts)), Ended};
+}
+
+NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
+                         CalleeTrees &Callees) {
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  auto It = Callees.Done.find(FD);
+  if (It != Callees.Done.end())
+    return It->second;
+  FunctionFacts *F = E.facts(FD);
+  if (!F || !Callees.InProgress.insert(FD).second)
+    return Node::empty(); // No CFG, or recursion.
+  if (Callees.InProgress.size() > E.limits().SequenceInlineDepth) {
+    Callees.InProgress.erase(FD);
+    noteBudgetHit(E, "collective-sequence inlining depth", FD);
+    return Node::empty();
+  }
+  NodeRef Tree = SequenceBuilder(E, *F, Callees).function();
+  Callees.InProgress.erase(FD);
+  Callees.Done[FD] = Tree;
+  return Tree;
+}
+
+NodeRef SequenceBuilder::function() { return walk(&F.cfg().getEntry(), {}).N; }
+
+std::vector<NodeRef> SequenceBuilder::arms(const CFGBlock *Branch) {
+  std::vector<NodeRef> Out;
+  bool Fresh = OnPath.insert(Branch).second;
+  const CFGBlock *Join = E.liveJoin(F.function(), Branch);
+  llvm::SmallVector<const CFGBlock *, 1> Stops;
+  if (Join)
+    Stops.push_back(Join);
+  llvm::SmallVector<const CFGBlock *, 4> Seen;
+  for (const CFGBlock *Succ : Branch->succs())
+    if (Succ && !llvm::is_contained(Seen, Succ)) {
+      Seen.push_back(Succ);
+      Out.push_back(walk(Succ, Stops).N);
+    }
+  if (Fresh)
+    OnPath.erase(Branch);
+  return Out;
+}
+
+} // namespace collectives
+} // namespace distlint

@@ -1,0 +1,94 @@
+//===- SequenceBuilder.h - Collective sequences from the CFG ----*- C++ -*-===//
+//
+// Builds the sequence tree (Sequence.h) of a function, or of the arms of one
+// of its branches, from its CFG: branches become Alt nodes (joined where
+// their live paths meet again, Engine::liveJoin: an arm that ends the job,
+// like a status check's `exit(1)`, does not push the join to the function's
+// exit), loops Loop nodes, calls of user functions the callee's own tree (its
+// summary, so helpers contribute their sequences; recursion yields an empty
+// tree), and calls that end the job FailStop. Choice keys: a uniform condition
+// is keyed by its structure, so the same test in two arms is the same choice; a
+// varying one by its statement.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "engine/collectives/Sequence.h"
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <vector>
+
+namespace distlint {
+
+class Engine;
+class FunctionFacts;
+
+namespace collectives {
+
+/// Records that a sequence budget (Budget.h: SequenceBlocks, SequenceSteps,
+/// SequenceInlineDepth) was hit in FD; the branch concerned then reports
+/// nothing. With DISTLINT_DEBUG_BUDGETS set, each hit is also printed to
+/// stderr.
+void noteBudgetHit(Engine &E, const char *Which, const clang::FunctionDecl *FD);
+
+/// The communicator a direct API call runs on (c10d: the receiver).
+const clang::Expr *communicatorOf(const clang::CallExpr *Call,
+                                  const api::ApiEntry *Entry);
+
+/// The token a direct API call issues: a collective (not on a
+/// sub-communicator whose members the branch chooses) or a blocking
+/// point-to-point call. Nullopt for anything else.
+std::optional<Token> tokenAt(Engine &E, const clang::CallExpr *Call);
+
+/// Does this call end the whole job (exit, abort, MPI_Abort, a user
+/// function that never returns)?
+bool endsJob(Engine &E, const clang::CallExpr *Call);
+
+/// Key of the choice a branch or loop terminator makes.
+ChoiceKey choiceKey(Engine &E, const clang::Stmt *Terminator);
+
+/// Trees of called user functions, shared by the builders of one question:
+/// each callee is built once; recursion yields nothing, and so do call
+/// chains deeper than Budget::SequenceInlineDepth (a budget hit).
+struct CalleeTrees {
+  llvm::DenseMap<const clang::FunctionDecl *, NodeRef> Done;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+};
+
+/// Everything FD issues, entry to exit (its callees inlined).
+NodeRef functionSequence(Engine &E, const clang::FunctionDecl *FD,
+                         CalleeTrees &Callees);
+
+class SequenceBuilder {
+public:
+  SequenceBuilder(Engine &E, FunctionFacts &F, CalleeTrees &Callees);
+
+  /// Everything the function issues, entry to exit.
+  NodeRef function();
+  /// Each successor of Branch up to the branch's join, in successor order
+  /// (then / else, loop body / exit, switch cases).
+  std::vector<NodeRef> arms(const clang::CFGBlock *Branch);
+  bool budgetHit() const { return BudgetHit; }
+
+private:
+  struct Walk {
+    NodeRef N;
+    const clang::CFGBlock *EndedAt = nullptr; ///< The stop reached, if any.
+  };
+  Walk walk(const clang::CFGBlock *B,
+            llvm::ArrayRef<const clang::CFGBlock *> Stops);
+  NodeRef elements(const clang::CFGBlock *B, bool &EndsJob);
+
+  Engine &E;
+  FunctionFacts &F;
+  CalleeTrees &Callees;
+  llvm::SmallPtrSet<const clang::CFGBlock *, 32> OnPath;
+  int Budget;
+  bool BudgetHit = false;
+};
+
+} // namespace collectives
+} // namespace distlint
