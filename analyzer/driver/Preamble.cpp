@@ -15,6 +15,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,7 +66,15 @@ PreambleShape computePreambleShape(llvm::StringRef MainText,
   Common.add("preamble-v1");
   Common.add(CLANG_VERSION_STRING);
   Common.add(Job.Directory);
-  Common.add(llvm::sys::path::parent_path(Job.File));
+  // A quoted include resolves from the main file's directory first; TUs of
+  // other directories can share a preamble of angled includes only.
+  static const llvm::Regex Quoted(
+      "^[ \t]*#[ \t]*(include|include_next|import)[ \t]*\"",
+      llvm::Regex::Newline);
+  if (Quoted.match(Text))
+    Common.add(llvm::sys::path::parent_path(Job.File));
+  else
+    Common.add("<angled includes only>");
   for (const std::string &Flag : effectiveFlags(Job))
     Common.add(Flag);
   const std::string Context = Common.hex();

@@ -3,11 +3,13 @@
 // The preamble of a file is its leading run of preprocessor directives and
 // comments, as clangd defines it (clang::Lexer::ComputePreamble). TUs whose
 // preambles have the same tokens (comments and blank lines do not count),
-// whose main files sit in the same directory (quoted includes resolve from
-// there) and whose effective flags are the same share one
-// clang::PrecompiledPreamble: it is built once per run, by the first TU that
-// needs it, and kept in the cache directory for later runs (validated by the
-// contents of every file it includes).
+// whose effective flags are the same and, if the preamble has a quoted
+// include (it resolves from the main file's directory first), whose main
+// files sit in the same directory share one clang::PrecompiledPreamble.
+// It is built once per run by a builder task (in its own worker process,
+// Speedups.h) and written to a directory: the cache directory, where later
+// runs reuse it (validated by the contents of every file it includes), or
+// a directory of this run only. The TU workers load it from there.
 //
 // A loaded preamble puts the main file's directive locations in the
 // preamble's own FileID (the file it was built from). PreambleUse maps them

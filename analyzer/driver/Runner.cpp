@@ -11,6 +11,7 @@
 #include "report/Filters.h"
 #include "report/Fingerprint.h"
 #include "report/Paths.h"
+#include "report/Suppressions.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/Tooling.h"

@@ -29,11 +29,11 @@ cl::opt<std::string> CacheDir(
 cl::opt<bool> NoCache("no-cache",
                       cl::desc("Neither read nor write the result cache"),
                       cl::cat(cliCategory()));
-cl::opt<std::string> CacheSize(
-    "cache-size",
-    cl::desc("Size limit of the cache directory (default 5G); least "
-             "recently used entries are evicted"),
-    cl::value_desc("N[K|M|G]"), cl::cat(cliCategory()));
+cl::opt<std::string>
+    CacheSize("cache-size",
+              cl::desc("Size limit of the cache directory (default 5G); least "
+                       "recently used entries are evicted"),
+              cl::value_desc("N[K|M|G]"), cl::cat(cliCategory()));
 cl::opt<std::string> RemoteStorageUrl(
     "remote-storage",
     cl::desc("Shared result cache, ccache's URL forms: http://host[:port]/path "
@@ -54,8 +54,8 @@ bool applySpeedOptions(DriverOptions &Opts, std::string &Error) {
   Opts.CacheDir = CacheDir;
   Opts.UseCache = !NoCache;
   if (!CacheSize.empty() && !parseByteSize(CacheSize, Opts.CacheMaxBytes)) {
-    Error = "--cache-size expects a size like 500M or 5G, not '" + CacheSize +
-            "'";
+    Error =
+        "--cache-size expects a size like 500M or 5G, not '" + CacheSize + "'";
     return false;
   }
   Opts.RemoteStorage = RemoteStorageUrl;

@@ -80,8 +80,8 @@ void RunSpeedups::log(const std::string &File, const std::string &Line) const {
 }
 
 bool RunSpeedups::open(std::string &Error) {
-  CacheDir = Opts.CacheDir.empty() ? defaultCacheDir()
-                                   : normalizePath(Opts.CacheDir);
+  CacheDir =
+      Opts.CacheDir.empty() ? defaultCacheDir() : normalizePath(Opts.CacheDir);
   if (!Opts.UseCache || CacheDir.empty())
     return true;
   std::unique_ptr<RemoteStorage> Remote;
@@ -102,11 +102,11 @@ void RunSpeedups::selectShard(std::vector<CompileJob> &All) {
   for (const CompileJob &J : All)
     Names.push_back(J.File);
   std::vector<CompileJob> Mine;
-  for (size_t I : distlint::selectShard(
-           Names, Opts.ShardIndex, Opts.ShardCount,
-           [&](const std::string &File) {
-             return Cache ? Cache->lastCost(File) : std::nullopt;
-           }))
+  for (size_t I : distlint::selectShard(Names, Opts.ShardIndex, Opts.ShardCount,
+                                        [&](const std::string &File) {
+                                          return Cache ? Cache->lastCost(File)
+                                                       : std::nullopt;
+                                        }))
     Mine.push_back(std::move(All[I]));
   All = std::move(Mine);
 }

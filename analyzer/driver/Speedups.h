@@ -1,4 +1,5 @@
-//===- Speedups.h - Cache, shards and shared preambles of one run -*- C++ -*-===//
+//===- Speedups.h - Cache, shards and shared preambles of one run -*- C++
+//-*-===//
 //
 // The parent process's side of issue 14's speed-ups, around the per-TU
 // worker processes (Isolation.h):

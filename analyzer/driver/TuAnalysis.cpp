@@ -9,6 +9,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Regex.h"
@@ -144,8 +145,8 @@ public:
     std::optional<PreambleUse> Use;
     const TuPreamble &P = Speed.Preamble;
     if (P.Store && P.Shape) {
-      Speed.Used = P.Store->ensure(*P.Shape, *Invocation, *Files, Ops,
-                                   MainFile, /*MayBuild=*/false);
+      Speed.Used = P.Store->ensure(*P.Shape, *Invocation, *Files, Ops, MainFile,
+                                   /*MayBuild=*/false);
       if (Speed.Used) {
         Use.emplace(*Speed.Used, *P.Shape);
         Use->addTo(PchFiles);

@@ -4,6 +4,7 @@ Parses testdata files the way the testdata harness does (default flags,
 `// distlint-args:` lines, `// expect:` annotations) and parses clang-style
 text diagnostics.
 """
+import json
 import os
 import re
 import shlex
@@ -38,6 +39,14 @@ def testdata_cases(root=None):
             if name.endswith((".cpp", ".cc", ".cxx", ".cu")):
                 cases.append(os.path.join(dirpath, name))
     return sorted(cases)
+
+
+def shared_run_name(files, flags):
+    """File name of the saved report of one distlint run over files with
+    flags (tests/testdata_harness/shared_preambles.py writes it)."""
+    import hashlib
+    key = json.dumps([sorted(os.path.realpath(f) for f in files), list(flags)])
+    return "run-" + hashlib.sha256(key.encode()).hexdigest()[:20] + ".json"
 
 
 def compile_flags(path):

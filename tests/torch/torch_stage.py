@@ -183,96 +183,44 @@ def compare_findings(program, report, errors):
     return problems
 
 
-def run_distlint(distlint, program, flags, extra_args=()):
-    """Analyzes one program; returns (report restricted to it, errors)."""
-    cmd = [distlint, "--format=json", "--quiet", "-j", "1"]
-    cmd += ["--extra-arg=" + a for a in extra_args]
-    cmd += [str(program.path), "--"] + flags
+def run_distlint(distlint, paths, flags, extra=()):
+    """One distlint run over paths (--no-cache: the stage measures analysis);
+    returns (report, stderr, a problem line or None)."""
+    cmd = [distlint, "--format=json", "--quiet", "--no-cache"] + list(extra)
+    cmd += [str(p) for p in paths] + ["--"] + flags
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     try:
         report = json.loads(proc.stdout)
     except ValueError:
-        return {"findings": []}, ["distlint exited %d without JSON output: %s" % (
-            proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1])]
-    errors = ["%s: %s" % (e.get("file"), e.get("message"))
-              for e in report.get("errors", [])]
-    want = 2 if errors else (1 if report.get("findings") else 0)
+        return {"findings": [], "errors": []}, proc.stderr, (
+            "distlint exited %d without JSON output: %s" % (
+                proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1]))
+    want = 2 if report.get("errors") else (1 if report.get("findings") else 0)
+    problem = None
     if proc.returncode != want:
-        errors.append("exit status %d, expected %d" % (proc.returncode, want))
-    return report, errors
+        problem = "exit status %d, expected %d" % (proc.returncode, want)
+    return report, proc.stderr, problem
 
 
-class AnalysisPch:
-    """A precompiled support/torch_pch.h for the real-header analysis.
+def part_of(program, report):
+    """The report's findings and errors of this program's own file."""
+    main = os.path.realpath(program.path)
+    return {"findings": [f for f in report.get("findings", [])
+                         if os.path.realpath(f.get("file", "")) == main],
+            "errors": ["%s: %s" % (e.get("file"), e.get("message"))
+                       for e in report.get("errors", [])
+                       if os.path.realpath(e.get("file", "")) == main]}
 
-    Parsing <torch/torch.h> is ~85% of analyzing a small LibTorch program
-    (~18 s of CPU -> ~3 s with the PCH). The PCH is built by clang++-19 from
-    the same headers and flags as the program (one per distinct
-    `distlint-args`), so the analyzed AST is the same; it is passed with
-    --extra-arg because distlint drops -include-pch from compile commands.
-    Trade-off: the force-included header would hide a program's missing
-    #include of one of those headers (the testdata harness, which parses
-    without a PCH against testdata/include, still catches that). If distlint
-    cannot read the PCH (another Clang build), the analysis runs without."""
 
-    def __init__(self, work, version, include, distlint, enabled=True):
-        self.work = Path(work).resolve() / "analysis-pch"
-        self.version, self.include, self.distlint = version, include, distlint
-        self.enabled = enabled and bool(shutil.which("clang++-19"))
-        self.built = {}
-        self.lock = threading.Lock()
-
-    def _build(self, program_args):
-        flags = real_header_flags(self.version, self.include) + list(program_args)
-        header = SUPPORT / "torch_pch.h"
-        probe = subprocess.run(["clang++-19", "--version"], capture_output=True,
-                               text=True).stdout
-        version_file = (self.include / "torch/csrc/api/include/torch/version.h"
-                        if self.include else
-                        TORCH_API_INCLUDE / "torch/version.h")
-        key = sha(header.read_bytes(), flags, probe,
-                  version_file.read_bytes() if version_file.exists() else b"")
-        out = self.work / ("torch-%s-%s.pch" % (self.version, key))
-        if not out.exists():
-            self.work.mkdir(parents=True, exist_ok=True)
-            t0 = time.time()
-            tmp = out.with_name(out.name + ".tmp")
-            proc = subprocess.run(
-                ["clang++-19"] + flags + ["-Xclang", "-fpch-instantiate-templates",
-                                          "-x", "c++-header", str(header), "-o",
-                                          str(tmp)], capture_output=True, text=True)
-            if proc.returncode != 0:
-                log("note: no analysis PCH (%s); analyzing without" %
-                    (proc.stderr.strip().splitlines() or ["?"])[-1])
-                return None
-            tmp.rename(out)
-            log("analysis PCH for LibTorch %s built in %.0f s" % (
-                self.version, time.time() - t0))
-        extra = ["-include-pch", str(out), "-include", str(header)]
-        # distlint must be able to read it (same Clang as clang++-19).
-        probe_src = self.work / "pch_probe.cpp"
-        probe_src.write_text("int main() { return 0; }\n")
-        proc = subprocess.run(
-            [self.distlint, "--format=json", "--quiet"] +
-            ["--extra-arg=" + a for a in extra] + [str(probe_src), "--"] + flags,
-            capture_output=True, text=True)
-        try:
-            usable = proc.returncode == 0 and not json.loads(proc.stdout)["errors"]
-        except (ValueError, KeyError):
-            usable = False
-        if not usable:
-            log("note: distlint cannot use the analysis PCH; analyzing without")
-            return None
-        return extra
-
-    def extra_args(self, program_args):
-        if not self.enabled:
-            return []
-        key = tuple(program_args)
-        with self.lock:
-            if key not in self.built:
-                self.built[key] = self._build(program_args) or []
-            return self.built[key]
+def unshared_sample(programs, count):
+    """A representative subset for the run without sharing: the programs
+    spread evenly over the sorted list (so every rule directory and both
+    clean and buggy programs tend to be in), at most count."""
+    if count <= 0 or not programs:
+        return []
+    ordered = sorted(programs, key=lambda p: p.rel)
+    step = len(ordered) / min(count, len(ordered))
+    return [ordered[int(i * step)] for i in range(min(count, len(ordered)))]
 
 
 def fetch_torch2(work):
@@ -287,6 +235,11 @@ def fetch_torch2(work):
 
 
 def cmd_headers(args):
+    """Issue 6 + 14: the programs against real LibTorch headers, one distlint
+    run per flag set with preamble sharing on (the default: the programs
+    parse on shared precompiled preambles of their leading includes); then a
+    sample of them alone with --no-preamble-sharing, which must report the
+    same findings (rule, place, message, notes, fingerprint)."""
     version = args.libtorch
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -309,116 +262,83 @@ def cmd_headers(args):
     if not CUDA_INCLUDE.is_dir():
         skipped = [p for p in programs if p.uses_cuda]
         programs = [p for p in programs if not p.uses_cuda]
-    passed = failed = 0
+    passed = failed = shared = 0
     start = time.time()
-    pch = AnalysisPch(work, version, include, args.distlint,
-                      enabled=not args.no_pch)
-
-    if args.shared_preamble:
-        return headers_on_shared_preambles(args, version, include, programs, skipped)
-
-    def analyze(program):
-        t0 = time.time()
-        flags = real_header_flags(version, include) + program.args
-        report, errors = run_distlint(args.distlint, program, flags,
-                                      pch.extra_args(program.args))
-        save_findings(work, version, program, report)
-        return program, compare_findings(program, report, errors), time.time() - t0
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for program, problems, seconds in pool.map(analyze, programs):
-            if problems:
-                failed += 1
-                log("FAIL %s (LibTorch %s headers, %.0f s)" % (program.rel, version,
-                                                             seconds))
-                for problem in problems:
-                    log("    " + problem)
-            else:
-                passed += 1
-                log("ok   %s (%d findings, %.0f s)" % (
-                    program.rel, len(program.expected), seconds))
-    for program in skipped:
-        log("skip %s: %s missing (CUDA/NCCL headers)" % (program.rel, CUDA_INCLUDE))
-    log("analyzed %d programs against LibTorch %s headers in %.0f s" % (
-        len(programs), version, time.time() - start))
-    log("%d passed, %d failed, %d skipped" % (passed, failed, len(skipped)))
-    return 1 if failed or not passed else 0
-
-
-def findings_of(program, report):
-    """The report's findings in the program's own file, comparable across
-    runs (the fingerprint included)."""
-    main = str(program.path.resolve())
-    return [f for f in report.get("findings", [])
-            if os.path.realpath(f.get("file", "")) == main]
-
-
-def saved_findings_path(work, version, program):
-    return Path(work) / "reports" / version / (program.rel.replace("/", "__") + ".json")
-
-
-def save_findings(work, version, program, report):
-    path = saved_findings_path(work, version, program)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(findings_of(program, report), indent=1, sort_keys=True))
-
-
-def headers_on_shared_preambles(args, version, include, programs, skipped):
-    """Issue 14: the programs analyzed by one distlint run per flag set,
-    parsing on shared precompiled preambles (no force-included PCH). Each
-    program must match its annotations and, where the default run of this
-    stage saved its findings, equal them finding for finding."""
     groups = {}
     for program in programs:
         groups.setdefault(tuple(program.args), []).append(program)
-    passed = failed = shared = compared = 0
-    start = time.time()
+    parts = {}
     for program_args, group in sorted(groups.items()):
         flags = real_header_flags(version, include) + list(program_args)
-        cmd = [args.distlint, "--format=json", "--quiet", "--verbose", "--no-cache",
-               "-j", str(args.jobs)] + [str(p.path) for p in group] + ["--"] + flags
         t0 = time.time()
-        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
-        try:
-            report = json.loads(proc.stdout)
-        except ValueError:
-            report = {"findings": [], "errors": [{"file": str(p.path), "message":
-                      "no JSON output (exit %d)" % proc.returncode} for p in group]}
-        users = [l for l in proc.stderr.splitlines() if "shares preamble" in l]
-        shared += len(users)
+        report, stderr, problem = run_distlint(
+            args.distlint, [p.path for p in group], flags,
+            ["--verbose", "-j", str(args.jobs)])
+        users = sum("shares preamble" in l for l in stderr.splitlines())
+        shared += users
         log("%d program(s) with flags %s: %.0f s, %d parsed on a shared preamble" % (
-            len(group), " ".join(program_args) or "(default)", time.time() - t0,
-            len(users)))
+            len(group), " ".join(program_args) or "(default)", time.time() - t0, users))
+        mains = {os.path.realpath(p.path) for p in group}
+        for finding in report.get("findings", []):
+            if os.path.realpath(finding.get("file", "")) not in mains:
+                failed += 1
+                log("FAIL: finding outside the programs: %s:%s %s" % (
+                    finding.get("file"), finding.get("line"), finding.get("rule")))
         for program in group:
-            main = str(program.path.resolve())
-            errors = ["%s: %s" % (e.get("file"), e.get("message"))
-                      for e in report.get("errors", [])
-                      if os.path.realpath(e.get("file", "")) == main]
-            mine = {"findings": findings_of(program, report)}
-            problems = compare_findings(program, mine, errors)
-            saved = saved_findings_path(args.work, version, program)
-            if saved.exists():
-                compared += 1
-                if json.loads(saved.read_text()) != mine["findings"]:
-                    problems.append("findings differ from the run without shared "
-                                    "preambles (%s)" % saved)
+            part = part_of(program, report)
+            parts[program.rel] = part
+            problems = compare_findings(program, part, part["errors"] +
+                                        ([problem] if problem else []))
             if problems:
                 failed += 1
-                log("FAIL %s (shared preambles)" % program.rel)
-                for problem in problems:
-                    log("    " + problem)
+                log("FAIL %s (LibTorch %s headers)" % (program.rel, version))
+                for p in problems:
+                    log("    " + p)
             else:
                 passed += 1
                 log("ok   %s (%d findings)" % (program.rel, len(program.expected)))
+    shared_seconds = time.time() - start
+    log("analyzed %d programs against LibTorch %s headers on shared preambles in "
+        "%.0f s; %d parsed on a shared preamble" % (
+            len(programs), version, shared_seconds, shared))
+    if programs and not shared:
+        failed += 1
+        log("FAIL: no program was parsed on a shared preamble")
+
+    # The same programs without sharing: a sample (each parses all of
+    # LibTorch's headers itself, ~4x the time of a program on the preamble).
+    sample = unshared_sample(programs, args.unshared_sample)
+    t0 = time.time()
+
+    def alone(program):
+        flags = real_header_flags(version, include) + program.args
+        report, _, problem = run_distlint(args.distlint, [program.path], flags,
+                                          ["--no-preamble-sharing", "-j", "1"])
+        return program, part_of(program, report), problem
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for program, part, problem in pool.map(alone, sample):
+            with_sharing = parts[program.rel]
+            same = (sorted(json.dumps(f, sort_keys=True) for f in part["findings"]) ==
+                    sorted(json.dumps(f, sort_keys=True)
+                           for f in with_sharing["findings"]) and
+                    part["errors"] == with_sharing["errors"] and not problem)
+            if same:
+                log("same %s without sharing (%d findings)" % (
+                    program.rel, len(part["findings"])))
+            else:
+                failed += 1
+                log("FAIL %s: without sharing the report differs%s:\n    without: %s\n"
+                    "    with:    %s" % (program.rel, " (%s)" % problem if problem else "",
+                                         json.dumps(part), json.dumps(with_sharing)))
+    log("compared %d of %d programs without sharing in %.0f s" % (
+        len(sample), len(programs), time.time() - t0))
     for program in skipped:
         log("skip %s: %s missing (CUDA/NCCL headers)" % (program.rel, CUDA_INCLUDE))
-    log("analyzed %d programs against LibTorch %s headers on shared preambles in %.0f s; "
-        "%d TU(s) used a shared preamble; %d compared with the run without" % (
-            len(programs), version, time.time() - start, shared, compared))
+    log("LibTorch %s stage: %.0f s wall (%.0f s on shared preambles, %.0f s for the "
+        "sample without)" % (version, time.time() - start, shared_seconds,
+                             time.time() - t0))
     log("%d passed, %d failed, %d skipped" % (passed, failed, len(skipped)))
-    if not shared:
-        log("FAIL: no program was parsed on a shared preamble")
-        return 1
     return 1 if failed or not passed else 0
 
 
@@ -895,11 +815,9 @@ def main():
     headers = sub.add_parser("headers", parents=[common])
     headers.add_argument("--libtorch", choices=["1.13", "2.x"], required=True)
     headers.add_argument("--distlint", required=True)
-    headers.add_argument("--no-pch", action="store_true",
-                         help="parse <torch/torch.h> in every program")
-    headers.add_argument("--shared-preamble", action="store_true",
-                         help="one distlint run per flag set, on shared precompiled "
-                              "preambles (issue 14)")
+    headers.add_argument("--unshared-sample", type=int, default=4,
+                         help="programs also analyzed alone without preamble "
+                              "sharing, compared with the shared run")
     sub.add_parser("gloo", parents=[common])
     example = sub.add_parser("example", parents=[common])
     example.add_argument("--distlint")
