@@ -641,19 +641,74 @@ def cmd_gloo(args):
 # The example project
 # --------------------------------------------------------------------------
 
-def configure_examples(build):
+def configure_examples(build, tidy=None, export_dir=None):
     """examples/ as a user builds it, plus minimal line tables (-g1, which
     GCC and Clang both take) so the runtime checker's runs of the same
-    binaries (tests/runtime/torch_e2e.py) report file:line."""
+    binaries (tests/runtime/torch_e2e.py) report file:line. tidy: the
+    CMAKE_CXX_CLANG_TIDY command (issue 14: the lint inside the build)."""
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    extra = []
+    if tidy:
+        extra.append("-DCMAKE_CXX_CLANG_TIDY=" + ";".join(tidy))
+    if export_dir:
+        extra.append("-DCMAKE_CXX_CLANG_TIDY_EXPORT_FIXES_DIR=" + str(export_dir))
     return subprocess.run(["cmake", "-S", str(REPO / "examples"), "-B", str(build),
-                           "-DCMAKE_CXX_FLAGS=-g1"] + generator,
+                           "-DCMAKE_CXX_FLAGS=-g1"] + generator + extra,
                           capture_output=True, text=True)
 
 
-def build_examples(build, jobs):
-    return subprocess.run(["cmake", "--build", str(build), "-j", str(jobs)],
+def build_examples(build, jobs, target=None):
+    return subprocess.run(["cmake", "--build", str(build), "-j", str(jobs)] +
+                          (["--target", target] if target else []),
                           capture_output=True, text=True)
+
+
+BUILD_LOG_FINDING = re.compile(
+    r"^(/[^:\s]+):(\d+):\d+: (?:warning|error): .*\[(distlint-[a-z-]+)")
+
+
+def build_log_findings(text):
+    """(file name, line, rule) of every distlint finding in a build log."""
+    return {(os.path.basename(m.group(1)), int(m.group(2)), m.group(3))
+            for m in map(BUILD_LOG_FINDING.match, text.splitlines()) if m}
+
+
+def cmake_version():
+    out = subprocess.run(["cmake", "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"(\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def check_lint_in_build(check, work, tidy, fixes_dir, build_log, report, jobs):
+    """The plugin's findings in the build log are exactly distlint's own on
+    the same TUs; --warnings-as-errors fails the build."""
+    in_log = build_log_findings(build_log)
+    direct = {(os.path.basename(f["file"]), f["line"], f["rule"])
+              for f in report.get("findings", [])}
+    check(in_log and in_log == direct,
+          "the build log carries the plugin's findings: exactly distlint's (%d)"
+          % len(in_log), "only in the log: %s; only from distlint: %s" % (
+              sorted(in_log - direct), sorted(direct - in_log)))
+    check(not any(f.startswith("train_ddp_fixed") for f, _, _ in in_log),
+          "none for the fixed trainer in the build log")
+    if cmake_version() >= (3, 26):
+        yamls = sorted(os.listdir(fixes_dir)) if fixes_dir.is_dir() else []
+        text = "".join((fixes_dir / f).read_text() for f in yamls)
+        check(len(yamls) == 2 and "DiagnosticName:  distlint-" in text,
+              "CMAKE_CXX_CLANG_TIDY_EXPORT_FIXES_DIR holds one YAML per TU", str(yamls))
+    else:
+        log("skip CMAKE_CXX_CLANG_TIDY_EXPORT_FIXES_DIR: CMake %d.%d < 3.26 ignores it"
+            % cmake_version())
+    # One target is enough to fail the build.
+    strict = work.parent / "examples-werror"
+    proc = configure_examples(strict, tidy + ["--warnings-as-errors=distlint-*"])
+    if proc.returncode == 0:
+        proc = build_examples(strict, jobs, target="ddp_trainer")
+    text = proc.stdout + proc.stderr
+    check(proc.returncode != 0 and re.search(
+        r"error: .*\[distlint-[a-z-]+,-warnings-as-errors\]", text) is not None,
+        "with --warnings-as-errors=distlint-* the build fails, naming the finding",
+        tail(text, 15))
 
 
 def cmd_example(args):
@@ -672,16 +727,33 @@ def cmd_example(args):
             failed += 1
             log("FAIL " + what + (":\n" + detail if detail else ""))
 
+    # Issue 14: the build lints too, with distlint's clang-tidy plugin
+    # through CMAKE_CXX_CLANG_TIDY (and ..._EXPORT_FIXES_DIR, CMake >= 3.26).
+    tidy = None
+    if args.plugin and args.clang_tidy and shutil.which(args.clang_tidy):
+        tidy = [shutil.which(args.clang_tidy), "-load=" + os.path.abspath(args.plugin),
+                "-checks=-*,distlint-*"]
+    else:
+        log("note: no clang-tidy plugin given; the build does not lint")
+    fixes_dir = work.parent / "examples-fixes"
+    shutil.rmtree(fixes_dir, ignore_errors=True)
     start = time.time()
-    proc = configure_examples(work)
+    proc = configure_examples(work, tidy, fixes_dir if tidy else None)
     check(proc.returncode == 0, "cmake configures examples/",
           tail(proc.stdout + proc.stderr, 15))
     if proc.returncode != 0:
         log("%d passed, %d failed, 0 skipped" % (passed, failed))
         return 1
+    if tidy:
+        # A build tree kept from an earlier run would lint nothing.
+        for name in ("train_ddp.cpp", "train_ddp_fixed.cpp"):
+            os.utime(REPO / "examples" / name)
     proc = build_examples(work, args.jobs)
+    build_log = proc.stdout + proc.stderr
     log("example configured and built in %.0f s" % (time.time() - start))
-    check(proc.returncode == 0, "examples/ builds", tail(proc.stdout + proc.stderr, 15))
+    check(proc.returncode == 0, "examples/ builds" +
+          (" with CMAKE_CXX_CLANG_TIDY (findings are warnings)" if tidy else ""),
+          tail(build_log, 15))
     database = work / "compile_commands.json"
     check(database.exists(), "examples/ exports compile_commands.json")
 
@@ -689,8 +761,8 @@ def cmd_example(args):
     # the fixed one (what the README's first command shows).
     if args.distlint and database.exists():
         start = time.time()
-        cmd = [args.distlint, "--format=json", "-p", str(work), "-j", str(args.jobs),
-               "--all"]
+        cmd = [args.distlint, "--format=json", "--no-cache", "-p", str(work), "-j",
+               str(args.jobs), "--all"]
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
         log("example analyzed in %.0f s" % (time.time() - start))
         try:
@@ -716,6 +788,9 @@ def cmd_example(args):
                       ("train_ddp.cpp", "train_ddp_fixed.cpp")]
             check(not others, "no findings elsewhere in examples/",
                   json.dumps(others, indent=1)[:2000])
+            if tidy:
+                check_lint_in_build(check, work, tidy, fixes_dir, build_log,
+                                    report, args.jobs)
 
     builder = Builder(Path(args.work) / "gloo")
     keep_alive = builder.keep_alive_library()
@@ -821,6 +896,8 @@ def main():
     sub.add_parser("gloo", parents=[common])
     example = sub.add_parser("example", parents=[common])
     example.add_argument("--distlint")
+    example.add_argument("--plugin", help="libdistlint-tidy.so: lint inside the build")
+    example.add_argument("--clang-tidy", default="clang-tidy-19")
     sub.add_parser("nccl-headers", parents=[common])
     args = parser.parse_args()
     return {"headers": cmd_headers, "gloo": cmd_gloo, "example": cmd_example,
