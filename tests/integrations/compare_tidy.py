@@ -33,34 +33,15 @@ def finding_keys(findings):
     return keys
 
 
-def saved_shared_run(args, files, flags):
-    """The report testdata.shared_preambles wrote for exactly these files and
-    flags in this build (newer than the binary), or None."""
-    if not args.distlint_reports:
-        return None
-    path = os.path.join(args.distlint_reports, lib.shared_run_name(files, flags))
-    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(args.distlint):
-        return None
-    with open(path) as fh:
-        saved = json.load(fh)
-    if saved.get("files") != files or saved.get("flags") != flags:
-        return None
-    return saved["report"]
-
-
 def run_distlint(args, files, flags):
-    # The same distlint run (one per flag set, on shared preambles) that
-    # testdata.shared_preambles made in this build, if it did.
-    saved = saved_shared_run(args, files, flags)
-    if saved is not None:
-        return saved["findings"], saved.get("errors", [])
-    cmd = [args.distlint, "--format=json", "--no-cache", "-j", "2"] + files + ["--"] + flags
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    if p.returncode not in (0, 1) and not p.stdout.strip():
+    # One run per flag set on shared preambles, saved for (or reused from)
+    # testdata.shared_preambles, which checks it against the runs without.
+    run = lib.shared_run(args.distlint, files, flags, args.distlint_reports,
+                         args.timeout)
+    if run["report"] is None:
         raise RuntimeError("distlint failed (%d): %s\n%s" %
-                           (p.returncode, " ".join(cmd), p.stderr))
-    data = json.loads(p.stdout)
-    return data["findings"], data.get("errors", [])
+                           (run["exit"], " ".join(files), run["stderr"]))
+    return run["report"]["findings"], run["report"].get("errors", [])
 
 
 def run_clang_tidy(args, files, flags):
@@ -120,7 +101,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--distlint-reports",
-                    help="directory of testdata.shared_preambles' reports to reuse")
+                    help="directory where the distlint runs are saved for "
+                         "testdata.shared_preambles")
     args = ap.parse_args()
     args.distlint = os.path.realpath(args.distlint)
 

@@ -13,17 +13,15 @@ report must
     analyzed the program alone without sharing (--saved DIR); a missing or
     stale saved report is a failure.
 
-Fails as well if no program was parsed on a shared preamble. --reports DIR
-keeps each run's report: integrations.tidy_plugin_agrees compares those same
-findings with the clang-tidy plugin's instead of running distlint again.
+Fails as well if no program was parsed on a shared preamble. --reports DIR:
+where integrations.tidy_plugin_agrees saved the same runs (one per flag set,
+compared there with the clang-tidy plugin); a run saved by this binary is
+reused instead of being made again.
 """
 import argparse
 import collections
 import json
 import os
-import re
-import shlex
-import subprocess
 import sys
 import time
 
@@ -53,8 +51,8 @@ def main():
     ap.add_argument("--distlint", required=True)
     ap.add_argument("--repo", required=True)
     ap.add_argument("--saved", required=True, help="harness.py --save directory")
-    ap.add_argument("--reports", help="directory for each run's report")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--reports", help="directory of the saved runs (shared with "
+                    "integrations.tidy_plugin_agrees)")
     a = ap.parse_args()
     repo = os.path.realpath(a.repo)
     gaps = known_gaps(repo)
@@ -73,23 +71,14 @@ def main():
     for flags, paths in sorted(groups.items()):
         flags = list(flags)
         args = expectations[paths[0]].args
-        cmd = [a.distlint, "--format=json", "--quiet", "--verbose", "--no-cache",
-               "-j", str(a.jobs)] + paths + ["--"] + flags
         t0 = time.time()
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        try:
-            doc = json.loads(p.stdout)
-        except ValueError:
-            failures.append(f"no JSON output (exit {p.returncode}): {shlex.join(cmd)}\n"
-                            f"{p.stderr[-2000:]}")
+        run = lib.shared_run(a.distlint, paths, flags, a.reports)
+        doc, stderr = run["report"], run["stderr"]
+        if doc is None:
+            failures.append(f"no JSON output (exit {run['exit']}): {len(paths)} programs "
+                            f"with flags {flags}\n{stderr[-2000:]}")
             continue
-        if a.reports:
-            os.makedirs(a.reports, exist_ok=True)
-            target = os.path.join(a.reports, lib.shared_run_name(paths, flags))
-            with open(target + ".tmp", "w") as fh:
-                json.dump({"files": paths, "flags": flags, "report": doc}, fh)
-            os.replace(target + ".tmp", target)
-        users = sum("shares preamble" in l for l in p.stderr.splitlines())
+        users = sum("shares preamble" in l for l in stderr.splitlines())
         shared += users
         print(f"{len(paths)} program(s) with flags {' '.join(args) or '(default)'}: "
               f"{time.time() - t0:.0f} s, {users} parsed on a shared preamble")
