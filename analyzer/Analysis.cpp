@@ -1,6 +1,7 @@
 //===- Analysis.cpp -------------------------------------------------------===//
 #include "Analysis.h"
 #include "engine/Engine.h"
+#include "engine/cfg/ErrorPaths.h"
 #include "report/Paths.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -65,6 +66,7 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
                 DiagnosticSink &Sink) {
   api::ApiIndex Api(Opts.User);
   Engine TheEngine(Ctx, Api);
+  setReportErrorPaths(TheEngine, Opts.ReportErrorPaths);
 
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;

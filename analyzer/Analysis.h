@@ -29,6 +29,8 @@ struct AnalysisOptions {
   /// Files under it are the project's own (see isUserPath in
   /// report/Paths.h); empty = only installed locations count as foreign.
   std::string ProjectRoot;
+  /// Report status-check exits as divergent (ReportErrorPathDivergence).
+  bool ReportErrorPaths = false;
   /// What fix-its insert (config: MissingTimeoutDefault, StepSyncInterval).
   FixOptions Fixes;
 };

@@ -48,6 +48,8 @@ std::string configDigest(const DistlintConfig &Config,
   };
   Regex(Opts.HeaderFilter, Config.HeaderFilterRegex);
   Regex(Opts.ExcludeHeaderFilter, Config.ExcludeHeaderFilterRegex);
+  K.add(Config.ReportErrorPathDivergence.value_or(false) ? "error-paths"
+                                                         : "no-error-paths");
   K.add(Config.Fixes.MissingTimeoutDefault);
   K.add(std::to_string(Config.Fixes.StepSyncInterval));
   return K.hex();

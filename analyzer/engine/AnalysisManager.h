@@ -42,6 +42,10 @@ struct FunctionResult {
   /// Joined taint of each variable over all program points (for lambdas
   /// that capture it).
   VarState AllPoints;
+  /// Pointer/reference parameters whose contents are the same on every rank
+  /// when the function returns (all-reduced / broadcast in place, directly
+  /// or through helpers).
+  llvm::SmallVector<unsigned, 2> UniformOutParams;
   /// Fields assigned from parameters: field -> parameter mask.
   std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
   bool Done = false;
@@ -63,6 +67,9 @@ struct FunctionResult {
     DoomedInProgress,
     DoomedDone
   } DoomedState = DoomedNotStarted;
+  /// Failure arms of status checks that leave (engine/ErrorPaths.h): like
+  /// doomed blocks, they do not make later code control-dependent.
+  llvm::SmallPtrSet<const CFGBlock *, 8> ErrorPaths;
   /// Control dependencies that remain when the paths that end the job are
   /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
   /// CHECK(...); }`, the code that follows runs on every rank still alive.
@@ -85,6 +92,12 @@ class AnalysisManager {
 public:
   Engine &E;
   explicit AnalysisManager(Engine &E) : E(E) {}
+  ~AnalysisManager();
+  /// Library functions with inline bodies reached from user code (calls and
+  /// constructions), analyzed for summaries with the user functions.
+  std::vector<const clang::FunctionDecl *> TaughtFunctions;
+  bool TaughtBudgetHit = false;
+  void collectTaught();
 
   bool Prepared = false;
   bool Preparing = false;

@@ -35,6 +35,10 @@ struct Budget {
   unsigned SequenceInlineDepth = 8;
   /// Callers followed for parameter-carried divergence.
   int CallerDepth = 3;
+  /// Library (taught) functions analyzed per TU, reached from user code.
+  unsigned TaughtFunctions = 256;
+  /// Library bodies with larger CFGs give no summary.
+  unsigned TaughtBodyBlocks = 400;
 
   /// Hits, one line each: "<limit> in <function>".
   std::vector<std::string> Hits;

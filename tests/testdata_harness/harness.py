@@ -6,7 +6,8 @@ Annotations (on the line they talk about, usually in a comment):
   // expect@+N: rule  / expect@-N:  a finding N lines below / above
   // expect-note: <text>            a note on this line whose message contains <text>
   // expect-note@+N: <text>         ... N lines below (or @-N above)
-  // distlint-args: <flags>         extra compile flags (after the defaults)
+  // distlint-args: <flags>         extra compile flags (after the defaults);
+                                   relative paths are relative to the program
 Default flags: -std=c++17 -I<repo>/testdata/include.
 
 Fails on any missing or extra finding (rule and line, counted), any missing
@@ -123,15 +124,16 @@ def main():
     ap.add_argument("file")
     a = ap.parse_args()
     path = os.path.realpath(a.file)
+    a.repo = os.path.realpath(a.repo)
     ex = parse(path)
     if ex.problems:
         print("\n".join(ex.problems))
         return 1
-    cmd = [a.distlint, "--format=json", "--quiet", "-j", "1", "--no-cache",
+    cmd = [os.path.abspath(a.distlint), "--format=json", "--quiet", "-j", "1", "--no-cache",
            "--no-preamble-sharing", path, "--"] + base_flags(a.repo, ex)
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=a.timeout)
+                           text=True, timeout=a.timeout, cwd=os.path.dirname(path))
     except subprocess.TimeoutExpired:
         print(f"distlint timed out after {a.timeout}s: {shlex.join(cmd)}")
         return 1
