@@ -21,13 +21,14 @@ constexpr Family F = Family::C10d;
 // Collective methods, shared by c10d::ProcessGroup and c10d::Backend.
 #define C10D_METHOD_ROWS(Class)                                                \
   {F, Role::Collective, Class "::broadcast",                                   \
-   A.send(0).recv(0).options(1), RowFacts().agree(RootRank | RootTensor)},                       \
+   A.send(0).recv(0).options(1), RowFacts().agree(RootRank | RootTensor)},     \
   {F, Role::Collective, Class "::allreduce",                                   \
-   A.send(0).recv(0).options(1), RowFacts().agree(ReduceOp)},                                  \
+   A.send(0).recv(0).options(1), RowFacts().agree(ReduceOp)},                  \
   {F, Role::Collective, Class "::allreduce_coalesced",                         \
-   A.send(0).recv(0).options(1), RowFacts().agree(ReduceOp)},                                  \
+   A.send(0).recv(0).options(1), RowFacts().agree(ReduceOp)},                  \
   {F, Role::Collective, Class "::reduce",                                      \
-   A.send(0).recvVaries(0).options(1), RowFacts().agree(ReduceOp | RootRank | RootTensor)},        \
+   A.send(0).recvVaries(0).options(1),                                         \
+   RowFacts().agree(ReduceOp | RootRank | RootTensor)},                        \
   {F, Role::Collective, Class "::allgather",                                   \
    A.recv(0).send(1).options(2)},                                              \
   {F, Role::Collective, Class "::_allgather_base",                             \
@@ -35,13 +36,13 @@ constexpr Family F = Family::C10d;
   {F, Role::Collective, Class "::allgather_coalesced",                         \
    A.recv(0).send(1).options(2)},                                              \
   {F, Role::Collective, Class "::gather",                                      \
-   A.recvVaries(0).send(1).options(2), RowFacts().agree(RootRank)},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(RootRank)},            \
   {F, Role::Collective, Class "::scatter",                                     \
-   A.recvVaries(0).send(1).options(2), RowFacts().agree(RootRank)},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(RootRank)},            \
   {F, Role::Collective, Class "::reduce_scatter",                              \
-   A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp)},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp)},            \
   {F, Role::Collective, Class "::_reduce_scatter_base",                        \
-   A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp)},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp)},            \
   {F, Role::Collective, Class "::alltoall_base",                               \
    A.recvVaries(0).send(1).options(4)},                                        \
   {F, Role::Collective, Class "::alltoall",                                    \
