@@ -279,8 +279,13 @@ void PreambleStore::build(SharedPreamble &P, const PreambleShape &Shape,
       CompilerInstance::createDiagnostics(new DiagnosticOptions, &Ignore,
                                           /*ShouldOwnClient=*/false);
   DependencyRecorder Recorder;
+  // Instantiate the templates the headers use once, in the preamble, instead
+  // of again at the end of every TU that shares it (clang-cl's /Yc does the
+  // same): LibTorch programs then parse about 3x faster on the preamble.
+  CompilerInvocation Builder(Invocation);
+  Builder.getLangOpts().PCHInstantiateTemplates = true;
   llvm::ErrorOr<PrecompiledPreamble> Built = PrecompiledPreamble::Build(
-      Invocation, Main->get(),
+      Builder, Main->get(),
       PreambleBounds(Shape.Size, Shape.EndsAtStartOfLine), *Diags, VFS, Ops,
       /*StoreInMemory=*/true, "", Recorder);
   if (!Built || Diags->hasErrorOccurred())

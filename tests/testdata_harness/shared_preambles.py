@@ -32,16 +32,6 @@ import distlint_testlib as lib  # noqa: E402
 import harness  # noqa: E402
 
 
-def known_gaps(repo):
-    path = os.path.join(repo, "testdata", "KNOWN_GAPS.txt")
-    gaps = set()
-    if os.path.exists(path):
-        for line in open(path, encoding="utf-8"):
-            if line.strip() and not line.startswith("#") and " -- " in line:
-                gaps.add(os.path.join(repo, "testdata", line.split(" -- ")[0].strip()))
-    return {os.path.realpath(g) for g in gaps}
-
-
 def comparable(findings):
     return sorted(json.dumps(f, sort_keys=True) for f in findings)
 
@@ -55,7 +45,7 @@ def main():
                     "integrations.tidy_plugin_agrees)")
     a = ap.parse_args()
     repo = os.path.realpath(a.repo)
-    gaps = known_gaps(repo)
+    gaps = harness.known_gaps(repo)
     binary_time = os.path.getmtime(a.distlint)
     # The grouping and flags of integrations/compare_tidy.py (the harness's
     # flags), so it can reuse these runs.

@@ -262,7 +262,8 @@ def cmd_headers(args):
     if not CUDA_INCLUDE.is_dir():
         skipped = [p for p in programs if p.uses_cuda]
         programs = [p for p in programs if not p.uses_cuda]
-    passed = failed = shared = 0
+    passed = failed = shared = known = 0
+    gaps = harness.known_gaps(str(REPO))
     start = time.time()
     groups = {}
     for program in programs:
@@ -289,7 +290,17 @@ def cmd_headers(args):
             parts[program.rel] = part
             problems = compare_findings(program, part, part["errors"] +
                                         ([problem] if problem else []))
-            if problems:
+            if os.path.realpath(program.path) in gaps:
+                if problems and not part["errors"]:
+                    known += 1
+                    log("gap  %s (testdata/KNOWN_GAPS.txt; still %s)" % (
+                        program.rel, problems[0]))
+                else:
+                    failed += 1
+                    log("FAIL %s: a known gap %s" % (program.rel, (
+                        "that does not parse: " + problems[0]) if problems else
+                        "that passes now: remove it from testdata/KNOWN_GAPS.txt"))
+            elif problems:
                 failed += 1
                 log("FAIL %s (LibTorch %s headers)" % (program.rel, version))
                 for p in problems:
@@ -338,7 +349,8 @@ def cmd_headers(args):
     log("LibTorch %s stage: %.0f s wall (%.0f s on shared preambles, %.0f s for the "
         "sample without)" % (version, time.time() - start, shared_seconds,
                              time.time() - t0))
-    log("%d passed, %d failed, %d skipped" % (passed, failed, len(skipped)))
+    log("%d passed, %d failed, %d skipped, %d known gaps" % (
+        passed, failed, len(skipped), known))
     return 1 if failed or not passed else 0
 
 
