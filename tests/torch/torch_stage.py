@@ -17,9 +17,10 @@ as a whole, with the reason printed, 1 = failures):
                             LibTorch and run as 2 ranks on loopback.
 
 DISTLINT_HEAVY=1 runs everything; the default CI run (30 minutes on 2 cores)
-takes spread samples: of the programs written for both releases, one in 4 on
-the 2.x headers; one program alone without sharing per release (all with
-DISTLINT_HEAVY=1); one in GLOO_EVERY of the Gloo programs.
+takes samples where the stage repeats itself: one program per release alone
+without sharing (all with DISTLINT_HEAVY=1) and one in GLOO_EVERY of the Gloo
+programs. (A sample on shared preambles would cost more than all programs:
+spread programs rarely share a preamble.)
   example                   builds examples/ with CMake, checks distlint's
                             findings on it, runs both trainers with 2 ranks.
 
@@ -296,15 +297,6 @@ def cmd_headers(args):
     programs = [p for p in torch_programs() if version in p.versions]
     if args.filter:
         programs = [p for p in programs if re.search(args.filter, p.rel)]
-    elif version == "2.x" and not heavy():
-        # The programs written for 2.x always; of those written for both
-        # releases (the 1.13 stage analyzes them all), a spread sample.
-        both = [p for p in programs if "1.13" in p.versions]
-        only = [p for p in programs if "1.13" not in p.versions]
-        sample = every_nth(both, args.shared_every)
-        log("default run: the %d 2.x-only programs and %d of the %d written for "
-            "both releases (DISTLINT_HEAVY=1: all)" % (len(only), len(sample), len(both)))
-        programs = sorted(only + sample, key=lambda p: p.rel)
     skipped = []
     if not CUDA_INCLUDE.is_dir():
         skipped = [p for p in programs if p.uses_cuda]
@@ -956,9 +948,6 @@ def main():
                          help="programs also analyzed alone without preamble "
                               "sharing, compared with the shared run "
                               "(default: 1; all with DISTLINT_HEAVY=1)")
-    headers.add_argument("--shared-every", type=int, default=4,
-                         help="2.x, default run: every N-th of the programs "
-                              "written for both releases")
     sub.add_parser("gloo", parents=[common])
     example = sub.add_parser("example", parents=[common])
     example.add_argument("--distlint")
