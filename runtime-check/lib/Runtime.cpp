@@ -129,7 +129,9 @@ std::atomic<int> KnownRank{-2}; // -2: not yet read from the environment.
 } // namespace
 
 const Config &config() {
-  static const Config C = readConfig();
+  // Never destroyed: the watchdog thread and late hooks (other libraries'
+  // exit handlers) read it while exit() runs the static destructors.
+  static const Config &C = *new Config(readConfig());
   return C;
 }
 

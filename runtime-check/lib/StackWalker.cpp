@@ -67,7 +67,10 @@ const char *const SkippedPrefixes[] = {
     "libc10",    "libc.so",     "libc-",       "libstdc++",   "libgcc_s",
     "libdistlint-rt", "ld-linux", "libcudart", "libcuda.so",  "libpthread",
     "libgloo",   "libm.so",     "libdl.so",    "librt.so",    "linux-vdso",
-    "libpython", "libshm",      "libomp",      "libgomp",     "libdnnl"};
+    "libpython", "libshm",      "libomp",      "libgomp",     "libdnnl",
+    // Sanitizer runtimes (clang's and GCC's): their interceptors (qsort's
+    // comparator wrapper, pthread_create's) sit between user frames.
+    "libclang_rt.", "libasan",  "libubsan",    "libtsan"};
 
 const char *baseName(const char *Path) {
   const char *Slash = std::strrchr(Path, '/');

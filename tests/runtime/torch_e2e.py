@@ -251,7 +251,8 @@ def main():
     if not torch_stage.TORCH_API_INCLUDE.is_dir() or not torch_stage.TORCH_C10D_INCLUDE.is_dir():
         log("SKIPPED: Debian's libtorch-dev is not installed (run scripts/setup.sh)")
         return 77
-    if not (Path(cfg["preload"]).parent / "libdistlint-rt-torch.so").exists():
+    # The last of the preload list (a sanitized build names its runtime first).
+    if not (Path(cfg["preload"].split(":")[-1]).parent / "libdistlint-rt-torch.so").exists():
         log("SKIPPED: libdistlint-rt-torch.so was not built (no LibTorch headers at configure)")
         return 77
     work = Path(args.work).resolve()
