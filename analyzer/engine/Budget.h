@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,22 @@ struct Budget {
   unsigned SequenceInlineDepth = 8;
   /// Callers followed for parameter-carried divergence.
   int CallerDepth = 3;
+  /// Bytes of function bodies (CFG facts and per-block states) kept at
+  /// once; beyond it the least recently used are dropped and rebuilt when
+  /// asked for again (ResultCache.cpp), so memory follows the largest
+  /// function, not the TU. DISTLINT_RESULT_CACHE_BYTES overrides it (the
+  /// testdata harness runs with 0: every body is rebuilt on each use).
+  size_t ResultCacheBytes = resultCacheBytes();
+
+  static size_t resultCacheBytes() {
+    if (const char *Env = std::getenv("DISTLINT_RESULT_CACHE_BYTES"))
+      return std::strtoull(Env, nullptr, 10);
+    return size_t(64) << 20;
+  }
+
+  /// Bodies the result cache dropped and rebuilt so far (not hits: the
+  /// answers stay the same, only the time grows).
+  unsigned ResultCacheDrops = 0, ResultCacheRebuilds = 0;
 
   /// Hits, one line each: "<limit> in <function>".
   std::vector<std::string> Hits;

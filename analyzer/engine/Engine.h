@@ -79,6 +79,42 @@ struct FunctionSummary {
   bool ReachesTrainingStep = false;
 };
 
+/// A function's CFG facts, kept in memory while a FactsRef to them lives:
+/// the engine drops the facts of functions nobody holds once its result
+/// cache is full (Budget::ResultCacheBytes) and rebuilds them on demand.
+class FactsRef {
+public:
+  FactsRef() = default;
+  /// Pins: the owner's count of holders (null for facts it never drops).
+  FactsRef(FunctionFacts *F, unsigned *Pins) : F(F), Pins(F ? Pins : nullptr) {
+    if (this->Pins)
+      ++*this->Pins;
+  }
+  FactsRef(FactsRef &&O) noexcept : F(O.F), Pins(O.Pins) {
+    O.F = nullptr;
+    O.Pins = nullptr;
+  }
+  FactsRef &operator=(FactsRef &&O) noexcept {
+    std::swap(F, O.F);
+    std::swap(Pins, O.Pins);
+    return *this;
+  }
+  FactsRef(const FactsRef &) = delete;
+  FactsRef &operator=(const FactsRef &) = delete;
+  ~FactsRef() {
+    if (Pins)
+      --*Pins;
+  }
+  FunctionFacts *get() const { return F; }
+  FunctionFacts *operator->() const { return F; }
+  FunctionFacts &operator*() const { return *F; }
+  explicit operator bool() const { return F != nullptr; }
+
+private:
+  FunctionFacts *F = nullptr;
+  unsigned *Pins = nullptr;
+};
+
 class Engine {
 public:
   Engine(clang::ASTContext &Ctx, const api::ApiIndex &Api);
@@ -128,7 +164,8 @@ public:
   //--- Control flow ------------------------------------------------------
   /// Enclosing function of a statement (null for global initializers).
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S);
-  FunctionFacts *facts(const clang::FunctionDecl *FD);
+  /// FD's CFG facts; hold the FactsRef while using them (and the blocks).
+  FactsRef facts(const clang::FunctionDecl *FD);
   /// Where the paths leaving B (a block of FD) meet again when the paths
   /// that end the job are ignored: after `if (err) exit(1);` that is the
   /// next statement, not the function's exit. Null at the exit.

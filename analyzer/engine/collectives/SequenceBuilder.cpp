@@ -334,7 +334,7 @@ NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
   auto It = Callees.Done.find(FD);
   if (It != Callees.Done.end())
     return It->second;
-  FunctionFacts *F = E.facts(FD);
+  FactsRef F = E.facts(FD); // Held while the builder walks its blocks.
   if (!F || !Callees.InProgress.insert(FD).second)
     return Node::empty(); // No CFG, or recursion.
   if (Callees.InProgress.size() > E.limits().SequenceInlineDepth) {

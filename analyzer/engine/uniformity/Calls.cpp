@@ -405,7 +405,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           collectVarRefs(A, Refs);
           for (const VarDecl *V : Refs)
             if (isTensorType(V->getType()))
-              P.Aliases[Obj].push_back(V);
+              P.addAlias(Obj, V);
         }
         if (AnyArg) {
           T.Range.reset();
@@ -443,10 +443,11 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   if (It != P.Specialized.end())
     return It->second;
   FunctionResult Scratch;
-  Scratch.Facts = FunctionFacts::build(Callee, E.context());
-  if (!Scratch.Facts)
+  Scratch.Body = std::make_unique<FunctionBody>();
+  Scratch.Body->Facts = FunctionFacts::build(Callee, E.context());
+  if (!Scratch.Body->Facts)
     return std::nullopt;
-  if (Scratch.Facts->cfg().size() > P.Limits.SpecializationBlocks) {
+  if (Scratch.Body->Facts->cfg().size() > P.Limits.SpecializationBlocks) {
     // Too big to re-analyze per call: the summary answers.
     P.Limits.hit("specialization size", Callee->getNameAsString());
     return std::nullopt;
