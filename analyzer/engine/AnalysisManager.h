@@ -88,6 +88,9 @@ struct FunctionResult {
   unsigned ReturnsSeen = 0;
   /// Control taint of throws that leave the function.
   Taint ThrowTaint;
+  /// Branch taints (by block ID) the last round of the data-flow ran under,
+  /// those that depend on anything: rebuilding the body starts from them.
+  std::vector<std::pair<unsigned, Taint>> ControlSeed;
   /// Fields assigned from parameters: field -> parameter mask.
   std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
   bool Done = false;

@@ -46,7 +46,7 @@ struct Budget {
   static size_t resultCacheBytes() {
     if (const char *Env = std::getenv("DISTLINT_RESULT_CACHE_BYTES"))
       return std::strtoull(Env, nullptr, 10);
-    return size_t(64) << 20;
+    return size_t(32) << 20;
   }
 
   /// Bodies the result cache dropped and rebuilt so far (not hits: the

@@ -8,12 +8,15 @@
 // rebuild costs one more analysis of that function.
 //
 // A rebuild must give the states the first analysis gave, or findings would
-// depend on the budget. It does when the first analysis saw no function in
-// progress (a recursion cut answers with a partial result), ran outside a
-// specialized re-analysis, and neither grew the TU facts (GrowthStamp) nor
-// learnt new aliases while it ran, and the TU facts have not grown since:
-// then a second analysis reads the same callee results and the same TU
-// facts. Only such bodies are ever dropped; the others stay.
+// depend on the budget. It runs the last round of the data-flow once more,
+// from the branch taints that round ran under (FunctionResult::ControlSeed),
+// so it costs one round, not the whole fixpoint. It gives the same states when
+// the first analysis saw no function in progress (a recursion cut answers with
+// a partial result), ran outside a specialized re-analysis, and neither grew
+// the TU facts (GrowthStamp) nor learnt new aliases while it ran, and the TU
+// facts have not grown since: then a second analysis reads the same callee
+// results and the same TU facts. Only such bodies are ever dropped; the others
+// stay.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/AnalysisManager.h"
@@ -112,7 +115,7 @@ void AnalysisManager::rebuildBody(const FunctionDecl *FD, FunctionResult &R) {
   R.Rebuilding = true;
   computeDoomed(FD, Scratch);
   UniformityAnalysis U(E, FD, Scratch);
-  U.run();
+  U.rerun(R.ControlSeed);
   R.Rebuilding = false;
   Limits.Hits.resize(HitsBefore);
   R.Body = std::move(Scratch.Body);

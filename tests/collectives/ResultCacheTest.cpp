@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ApiTestSupport.h"
 #include "engine/Engine.h"
-#include "engine/collectives/Divergence.h"
+#include "engine/cfg/CFGFacts.h"
 
 #include "gtest/gtest.h"
 
@@ -42,6 +42,11 @@ void stepper(int n, int *a, int *b) {
   MPI_Barrier(MPI_COMM_WORLD); // @barrier
   int k = up(n);
   MPI_Bcast(a, k, MPI_INT, 0, MPI_COMM_WORLD); // @bcast
+  // Varies through control only: a rebuilt body needs the branch taints.
+  int chunk = 4;
+  if (r == 1)
+    chunk = 8;
+  MPI_Bcast(a, chunk, MPI_INT, 0, MPI_COMM_WORLD); // @control
   auto later = [&]() {
     MPI_Bcast(b, r, MPI_INT, 0, MPI_COMM_WORLD); // @lambda
   };
@@ -65,10 +70,10 @@ struct Analyzed {
   std::string answers() {
     std::string Out;
     const std::pair<const char *, const char *> Calls[] = {
-        {"@sum", "MPI_Allreduce"}, {"@callsum", "sum"},
+        {"@sum", "MPI_Allreduce"},   {"@callsum", "sum"},
         {"@barrier", "MPI_Barrier"}, {"@bcast", "MPI_Bcast"},
-        {"@lambda", "MPI_Bcast"},   {"@passes", "stepper"},
-        {"@loop", "MPI_Allreduce"}};
+        {"@control", "MPI_Bcast"},   {"@lambda", "MPI_Bcast"},
+        {"@passes", "stepper"},      {"@loop", "MPI_Allreduce"}};
     for (auto [Marker, Name] : Calls) {
       const clang::CallExpr *Call = S.call(Marker, Name);
       if (!Call)
@@ -76,8 +81,8 @@ struct Analyzed {
       Out += std::string(Marker) + ":";
       Out += E->collectiveAt(Call) ? " collective" : " plain";
       if (auto D = E->divergenceAt(Call))
-        Out += " diverges(" + D->Origin.What +
-               (D->PassedAt ? ", passed" : "") + ")";
+        Out += " diverges(" + D->Origin.What + (D->PassedAt ? ", passed" : "") +
+               ")";
       for (const Engine::ArgumentMismatch &M : E->mismatchedArguments(Call))
         Out += std::string(" mismatch(") + M.Role + ")";
       for (const clang::Expr *Arg : Call->arguments())
@@ -102,6 +107,9 @@ TEST(ResultCache, AnswersDoNotDependOnTheBudget) {
   ASSERT_TRUE(Kept.S.ok());
   std::string Expected = Kept.answers();
   EXPECT_NE(Expected.find("@callsum: collective diverges(rank)"),
+            std::string::npos)
+      << Expected;
+  EXPECT_NE(Expected.find("@control: collective mismatch(count)"),
             std::string::npos)
       << Expected;
   EXPECT_EQ(Kept.E->limits().ResultCacheDrops, 0u);

@@ -248,10 +248,25 @@ struct UniformityProblem {
 };
 } // namespace
 
-void UniformityAnalysis::run() {
+void UniformityAnalysis::run() { runRounds(P.Limits.BranchRounds); }
+
+void UniformityAnalysis::rerun(
+    llvm::ArrayRef<std::pair<unsigned, Taint>> ControlSeed) {
+  // Block IDs name the same blocks in every CFG Clang builds of the body.
+  const CFG &Graph = R.Body->Facts->cfg();
+  std::vector<const CFGBlock *> ById(Graph.getNumBlockIDs());
+  for (const CFGBlock *B : Graph)
+    ById[B->getBlockID()] = B;
+  R.Body->BranchTaint.clear();
+  for (const auto &[Id, T] : ControlSeed)
+    if (Id < ById.size() && ById[Id])
+      R.Body->BranchTaint[ById[Id]] = T;
+  runRounds(1);
+}
+
+void UniformityAnalysis::runRounds(int Rounds) {
   const auto &RPO = R.Body->Facts->reversePostOrder();
-  const Budget &Limits = P.Limits;
-  for (int Outer = 0; Outer < Limits.BranchRounds; ++Outer) {
+  for (int Outer = 0; Outer < Rounds; ++Outer) {
     R.Body->In.clear();
     R.Body->Checkpoints.clear();
     R.ReturnTaint = Taint();
@@ -261,9 +276,9 @@ void UniformityAnalysis::run() {
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
     UniformityProblem Problem{*this, Ctl};
-    auto Sol = solver::solve(
-        R.Body->Facts->cfg(), Problem,
-        solver::SolverLimits{Limits.SolverVisitsPerBlock, Limits.WidenAfter});
+    auto Sol = solver::solve(R.Body->Facts->cfg(), Problem,
+                             solver::SolverLimits{P.Limits.SolverVisitsPerBlock,
+                                                  P.Limits.WidenAfter});
     if (Sol.BudgetHit)
       P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
     llvm::DenseMap<const CFGBlock *, VarState> Out;
@@ -320,10 +335,16 @@ void UniformityAnalysis::run() {
           break;
         }
       }
-    // Sized to fit: a DenseMap that grows starts at 64 buckets, and every
-    // function of the TU keeps its result.
-    R.Body->BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(NewBranch.begin(),
-                                                            NewBranch.end());
+    // The control this round ran under: one round from it gives this
+    // round's states again (rerun). Branches that depend on nothing add
+    // nothing to a control taint.
+    R.ControlSeed.clear();
+    for (const auto &[B, T] : R.Body->BranchTaint)
+      if (T.depends())
+        R.ControlSeed.push_back({B->getBlockID(), T});
+    // Sized to fit: a DenseMap that grows starts at 64 buckets.
+    R.Body->BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(
+        NewBranch.begin(), NewBranch.end());
     if (Stable)
       return;
   }
