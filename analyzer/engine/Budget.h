@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <cstdlib>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -43,11 +43,8 @@ struct Budget {
   /// testdata harness runs with 0: every body is rebuilt on each use).
   size_t ResultCacheBytes = resultCacheBytes();
 
-  static size_t resultCacheBytes() {
-    if (const char *Env = std::getenv("DISTLINT_RESULT_CACHE_BYTES"))
-      return std::strtoull(Env, nullptr, 10);
-    return size_t(32) << 20;
-  }
+  /// The default (ResultCache.cpp), or DISTLINT_RESULT_CACHE_BYTES.
+  static size_t resultCacheBytes();
 
   /// Bodies the result cache dropped and rebuilt so far (not hits: the
   /// answers stay the same, only the time grows).

@@ -23,10 +23,21 @@
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace clang;
 
 namespace distlint {
+
+size_t Budget::resultCacheBytes() {
+  if (const char *Env = std::getenv("DISTLINT_RESULT_CACHE_BYTES"))
+    return std::strtoull(Env, nullptr, 10);
+  // Hundreds of functions (bench/scaling's are ~25 KB each): TUs up to that
+  // size never rebuild a body. Beyond it a larger cache saves few rebuilds:
+  // rules ask about functions in the order they were analyzed, so an LRU
+  // cache holding a fraction of the TU misses on nearly every one anyway.
+  return size_t(16) << 20;
+}
 
 size_t FunctionBody::approxBytes() const {
   // Calibrated against heap profiles of generated TUs (bench/scaling): the
