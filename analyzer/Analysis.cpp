@@ -1,6 +1,7 @@
 //===- Analysis.cpp -------------------------------------------------------===//
 #include "Analysis.h"
 #include "engine/Engine.h"
+#include "engine/cfg/ErrorPaths.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclBase.h"
@@ -44,6 +45,7 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
                 DiagnosticSink &Sink) {
   api::ApiIndex Api(Opts.User);
   Engine TheEngine(Ctx, Api);
+  setReportErrorPaths(TheEngine, Opts.ReportErrorPaths);
 
   std::vector<std::unique_ptr<Rule>> Rules;
   ast_matchers::MatchFinder Finder;

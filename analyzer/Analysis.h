@@ -23,6 +23,8 @@ struct AnalysisOptions {
   std::function<bool(llvm::StringRef RuleId)> RuleEnabled;
   /// Extra rank sources and collective wrappers from config files.
   api::UserApi User;
+  /// Report status-check exits as divergent (ReportErrorPathDivergence).
+  bool ReportErrorPaths = false;
   /// What fix-its insert (config: MissingTimeoutDefault, StepSyncInterval).
   FixOptions Fixes;
 };

@@ -1,5 +1,6 @@
 //===- CudaApi.cpp - CUDA runtime ------------------------------------------===//
 #include "ApiTable.h"
+#include "CopyKinds.h"
 
 namespace distlint {
 namespace api {
@@ -56,9 +57,18 @@ const ApiEntry Rows[] = {
     {F, Role::HostVisibleAlloc, "cudaMallocManaged", A.out(0)},
 };
 
+const CopyKind Kinds[] = {
+    {"cudaMemcpyHostToHost", false, false},
+    {"cudaMemcpyHostToDevice", false, true},
+    {"cudaMemcpyDeviceToHost", true, false},
+    {"cudaMemcpyDeviceToDevice", true, true},
+    {"cudaMemcpyDefault", true, true}, // Inferred from the pointers.
+};
+
 } // namespace
 
 llvm::ArrayRef<ApiEntry> cudaTable() { return Rows; }
+llvm::ArrayRef<CopyKind> cudaCopyKinds() { return Kinds; }
 
 } // namespace api
 } // namespace distlint

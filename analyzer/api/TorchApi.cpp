@@ -85,6 +85,9 @@ const ApiEntry Rows[] = {
 
     // Random values: each rank draws its own.
     {F, Role::LocalDataSource, "torch::rand", A, "random tensor"},
+    // Serialized data: Send is the file (path or stream), Out the value.
+    {F, Role::LocalDataSource, "torch::load", A.out(0).send(1),
+     "data loaded from a file"},
     {F, Role::LocalDataSource, "torch::randn", A, "random tensor"},
     {F, Role::LocalDataSource, "torch::randint", A, "random tensor"},
     {F, Role::LocalDataSource, "torch::randperm", A, "random tensor"},

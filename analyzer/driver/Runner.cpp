@@ -412,6 +412,7 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
     return Config.ruleEnabled(Rule, Globs);
   };
   AOpts.User = Config.User;
+  AOpts.ReportErrorPaths = Config.ReportErrorPathDivergence.value_or(false);
   AOpts.Fixes = Config.Fixes;
 
   CollectorOptions COpts;

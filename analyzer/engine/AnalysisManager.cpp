@@ -1,11 +1,15 @@
 //===- AnalysisManager.cpp ------------------------------------------------===//
 #include "engine/AnalysisManager.h"
+#include "engine/cfg/ErrorPaths.h"
 #include "engine/cfg/FailStop.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace clang;
 
@@ -18,19 +22,26 @@ FunctionBody::liveControlDependencies(const CFGBlock *B) {
   auto It = LiveDeps.find(B);
   if (It != LiveDeps.end())
     return It->second;
-  std::vector<const CFGBlock *> Out =
-      Doomed.empty() ? Facts->allControlDependencies(B) : pruned().all(B);
+  std::vector<const CFGBlock *> Out = Doomed.empty() && ErrorPaths.empty()
+                                          ? Facts->allControlDependencies(B)
+                                          : pruned().all(B);
   return LiveDeps[B] = std::move(Out);
 }
 
 PrunedControlDependence &FunctionBody::pruned() {
-  if (!Pruned)
-    Pruned = std::make_unique<PrunedControlDependence>(*Facts, Doomed);
+  if (!Pruned) {
+    // Paths that end the job and error paths (cfg/ErrorPaths.h) alike.
+    llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(),
+                                                    Doomed.end());
+    Removed.insert(ErrorPaths.begin(), ErrorPaths.end());
+    Pruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
+  }
   return *Pruned;
 }
 
 const CFGBlock *FunctionBody::liveImmediatePostDominator(const CFGBlock *B) {
-  if (!Doomed.empty() && !Doomed.count(B))
+  if ((!Doomed.empty() || !ErrorPaths.empty()) && !Doomed.count(B) &&
+      !ErrorPaths.count(B))
     if (const CFGBlock *Join = pruned().immediatePostDominator(B))
       return Join;
   return Facts->immediatePostDominator(B); // Also: B never reaches the exit.
@@ -162,6 +173,7 @@ void AnalysisManager::collect() {
     if (E.isUserCode(D))
       C.TraverseDecl(D);
   UserFunctions = std::move(C.Functions);
+  collectTaught();
   // Globals initialized from rank sources.
   for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
     if (auto *VD = dyn_cast<VarDecl>(D))
@@ -170,6 +182,45 @@ void AnalysisManager::collect() {
         UniformityAnalysis U(E, nullptr, Dummy);
         (void)U;
       }
+}
+
+AnalysisManager::~AnalysisManager() = default;
+
+void AnalysisManager::collectTaught() {
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+  std::vector<const Stmt *> Work;
+  for (const FunctionDecl *FD : UserFunctions)
+    Work.push_back(FD->getBody());
+  auto Reach = [&](const FunctionDecl *Callee) {
+    if (!Callee || E.isUserCode(Callee) || !isTaughtDecl(E, Callee))
+      return;
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!Def || !Def->getBody() || !Seen.insert(Def).second)
+      return;
+    if (TaughtFunctions.size() >= Limits.TaughtFunctions) {
+      if (!TaughtBudgetHit)
+        Limits.hit("library functions", "the translation unit");
+      TaughtBudgetHit = true;
+      return;
+    }
+    TaughtFunctions.push_back(Def);
+    Work.push_back(Def->getBody());
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        Work.push_back(I->getInit());
+  };
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Reach(Call->getDirectCallee());
+    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S))
+      Reach(Ctor->getConstructor());
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
 }
 
 void AnalysisManager::prepare() {
@@ -182,6 +233,8 @@ void AnalysisManager::prepare() {
     unsigned Stamp = GrowthStamp;
     forgetAll();
     Results.clear();
+    for (const FunctionDecl *FD : TaughtFunctions)
+      analyze(FD);
     for (const FunctionDecl *FD : UserFunctions)
       analyze(FD);
     // Globals initialized from a rank source (static int r = get_rank()).
@@ -219,17 +272,23 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   auto &Slot = Results[FD];
   Slot = std::make_unique<FunctionResult>();
   FunctionResult *R = Slot.get();
-  if (!E.isUserCode(FD))
+  if (!isTaughtDecl(E, FD))
     return R;
   std::unique_ptr<FunctionFacts> Facts = FunctionFacts::build(FD, E.Ctx);
   if (!Facts)
     return R;
+  if (!E.isUserCode(FD) && Facts->cfg().getNumBlockIDs() > Limits.TaughtBodyBlocks) {
+    // Too big to learn from: no summary.
+    Limits.hit("library body size", FD->getNameAsString());
+    return R;
+  }
   R->HasCfg = true;
   R->Body = std::make_unique<FunctionBody>();
   R->Body->Facts = std::move(Facts);
   unsigned StartStamp = GrowthStamp, StartAliases = AliasCount;
   beginAnalysis(*R);
   computeDoomed(FD, *R);
+  R->Body->ErrorPaths = errorPathBlocks(E, *R->facts());
   UniformityAnalysis U(E, FD, *R);
   U.run();
   const CFGBlock *ExitBlock = &R->facts()->cfg().getExit();
@@ -254,6 +313,9 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     auto A = AtExit.find(PD);
     if (A != AtExit.end() && A->second.Vary)
       Sum.VaryingOutParams.push_back({I, A->second.Origin});
+    else if (A != AtExit.end() && !A->second.Params &&
+             A->second.UniformContent)
+      R->UniformOutParams.push_back(I);
   }
   // No-return: the exit is unreachable from the entry except through
   // fail-stop blocks.
@@ -267,7 +329,7 @@ bool AnalysisManager::neverReturns(const FunctionDecl *FD) {
     return false;
   if (FD->isNoReturn() || E.Api.has(FD, Role::FailStop))
     return true;
-  if (!FD->hasBody() || !E.isUserCode(FD))
+  if (!FD->hasBody() || !isTaughtDecl(E, FD))
     return false;
   FunctionResult *R = analyze(FD);
   if (!R || !R->HasCfg)

@@ -58,6 +58,9 @@ struct FunctionBody {
   llvm::DenseMap<const CFGBlock *, ReplayCheckpoints> Checkpoints;
   /// Blocks from which every path ends the job (cfg/FailStop.h).
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
+  /// Failure arms of status checks that leave (engine/ErrorPaths.h): like
+  /// doomed blocks, they do not make later code control-dependent.
+  llvm::SmallPtrSet<const CFGBlock *, 8> ErrorPaths;
 
   /// Control dependencies that remain when the paths that end the job are
   /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
@@ -91,6 +94,10 @@ struct FunctionResult {
   /// Branch taints (by block ID) the last round of the data-flow ran under,
   /// those that depend on anything: rebuilding the body starts from them.
   std::vector<std::pair<unsigned, Taint>> ControlSeed;
+  /// Pointer/reference parameters whose contents are the same on every rank
+  /// when the function returns (all-reduced / broadcast in place, directly
+  /// or through helpers).
+  llvm::SmallVector<unsigned, 2> UniformOutParams;
   /// Fields assigned from parameters: field -> parameter mask.
   std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
   bool Done = false;
@@ -164,6 +171,12 @@ class AnalysisManager {
 public:
   Engine &E;
   explicit AnalysisManager(Engine &E) : E(E) {}
+  ~AnalysisManager();
+  /// Library functions with inline bodies reached from user code (calls and
+  /// constructions), analyzed for summaries with the user functions.
+  std::vector<const clang::FunctionDecl *> TaughtFunctions;
+  bool TaughtBudgetHit = false;
+  void collectTaught();
 
   bool Prepared = false;
   bool Preparing = false;

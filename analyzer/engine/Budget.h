@@ -36,6 +36,10 @@ struct Budget {
   unsigned SequenceInlineDepth = 8;
   /// Callers followed for parameter-carried divergence.
   int CallerDepth = 3;
+  /// Library (taught) functions analyzed per TU, reached from user code.
+  unsigned TaughtFunctions = 256;
+  /// Library bodies with larger CFGs give no summary.
+  unsigned TaughtBodyBlocks = 400;
   /// Bytes of function bodies (CFG facts and per-block states) kept at
   /// once; beyond it the least recently used are dropped and rebuilt when
   /// asked for again (ResultCache.cpp), so memory follows the largest

@@ -31,11 +31,14 @@ QualType elementType(QualType T) {
     if (!RD || !RD->hasDefinition())
       continue;
     for (const CXXMethodDecl *M : RD->methods())
-      if (M->getOverloadedOperator() == OO_Arrow)
-        return M->getReturnType()
-            ->getPointeeType()
-            .getCanonicalType()
-            .getUnqualifiedType();
+      if (M->getOverloadedOperator() == OO_Arrow) {
+        // An iterator's operator-> may return a proxy object by value
+        // (yaml-cpp's iterators): no pointee to construct.
+        QualType Pointee = M->getReturnType()->getPointeeType();
+        if (Pointee.isNull())
+          return {};
+        return Pointee.getCanonicalType().getUnqualifiedType();
+      }
     for (const CXXBaseSpecifier &B : RD->bases())
       Work.push_back(B.getType()->getAsCXXRecordDecl());
   }

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "engine/AnalysisManager.h"
+#include "engine/cfg/ErrorPaths.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include <algorithm>
@@ -125,6 +126,7 @@ void AnalysisManager::rebuildBody(const FunctionDecl *FD, FunctionResult &R) {
   size_t HitsBefore = Limits.Hits.size();
   R.Rebuilding = true;
   computeDoomed(FD, Scratch);
+  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
   UniformityAnalysis U(E, FD, Scratch);
   U.rerun(R.ControlSeed);
   R.Rebuilding = false;

@@ -52,6 +52,24 @@ bool isAnalyzedDecl(Engine &E, const Decl *D) {
   return D && E.isUserCode(D) && !isLibraryDecl(E, D);
 }
 
+bool isTaughtDecl(Engine &E, const Decl *D) {
+  if (!D || isLibraryDecl(E, D))
+    return false;
+  if (E.isUserCode(D))
+    return true;
+  // Reserved names (`__gnu_cxx`, `__bswap_32`) are the implementation's.
+  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
+    if (const auto *ND = dyn_cast<NamedDecl>(C))
+      if (ND->getIdentifier() && ND->getName().starts_with("__"))
+        return false;
+  if (const auto *ND = dyn_cast<NamedDecl>(D))
+    if (ND->getIdentifier() && ND->getName().starts_with("__"))
+      return false;
+  if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    return E.api().lookup(FD).empty();
+  return true;
+}
+
 bool isAnalyzedStmt(Engine &E, const Stmt *S) {
   if (!S || !E.isUserCode(S->getBeginLoc()))
     return false;

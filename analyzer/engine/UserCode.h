@@ -19,6 +19,13 @@ bool isLibraryDecl(Engine &E, const clang::Decl *D);
 
 /// User code that rules analyze: not a system header, not library code.
 bool isAnalyzedDecl(Engine &E, const clang::Decl *D);
+
+/// Code whose bodies the engine learns from: user code, and inline bodies
+/// of third-party and system headers outside the API tables' namespaces and
+/// the implementation's reserved names (a header-only communicator wrapper
+/// whose rank() returns a member MPI_Comm_rank filled). They give summaries
+/// (rank sources, collectives, uniform results), never findings.
+bool isTaughtDecl(Engine &E, const clang::Decl *D);
 bool isAnalyzedStmt(Engine &E, const clang::Stmt *S);
 
 } // namespace distlint

@@ -25,6 +25,8 @@ void DistlintConfig::append(const DistlintConfig &Child) {
   Concat(User.RankSources, Child.User.RankSources);
   Concat(User.CollectiveWrappers, Child.User.CollectiveWrappers);
   Concat(User.WorldSizeSources, Child.User.WorldSizeSources);
+  if (Child.ReportErrorPathDivergence)
+    ReportErrorPathDivergence = Child.ReportErrorPathDivergence;
   Concat(WarningsAsErrors, Child.WarningsAsErrors);
   if (Child.HeaderFilterRegex)
     HeaderFilterRegex = Child.HeaderFilterRegex;
@@ -198,6 +200,11 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       if (!stringList(Value, List))
         return Fail(Value, "'" + Key +
                                "' must be a list of qualified function names");
+    } else if (Key == "ReportErrorPathDivergence") {
+      std::string B;
+      if (!scalarText(Value, B) || (B != "true" && B != "false"))
+        return Fail(Value, "'ReportErrorPathDivergence' must be true or false");
+      Out.ReportErrorPathDivergence = B == "true";
     } else if (Key == "InheritParentConfig") {
       std::string B;
       if (!scalarText(Value, B) || (B != "true" && B != "false"))
@@ -207,7 +214,8 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
       return Fail(KV.getKey(), "unknown key '" + Key +
                                    "' (expected Rules/Checks, Severities, "
                                    "RankSources, WorldSizeSources, "
-                                   "CollectiveWrappers, InheritParentConfig, "
+                                   "CollectiveWrappers, ReportErrorPathDivergence, "
+                                   "InheritParentConfig, "
                                    "WarningsAsErrors, HeaderFilterRegex, "
                                    "ExcludeHeaderFilterRegex, "
                                    "MissingTimeoutDefault, StepSyncInterval)");

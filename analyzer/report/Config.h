@@ -10,6 +10,7 @@
 //   RankSources: [mylib::Comm::rank]        # functions returning the rank
 //   WorldSizeSources: [mylib::Comm::size]   # functions returning world size
 //   CollectiveWrappers: [mylib::sync_all]   # functions every rank must call
+//   ReportErrorPathDivergence: false        # status-check exits diverge?
 //   InheritParentConfig: true               # also apply the parent's file
 //   Checks: ...                             # clang-tidy's name for Rules
 //   WarningsAsErrors: 'distlint-missing-*'  # these rules' findings: error
@@ -47,6 +48,9 @@ struct DistlintConfig {
   std::vector<std::string> RuleGlobs;
   std::map<std::string, Severity> Severities;
   api::UserApi User;
+  /// ReportErrorPathDivergence: report status-check exits (error paths) as
+  /// rank-divergent early exits too (engine/ErrorPaths.h). Unset: no.
+  std::optional<bool> ReportErrorPathDivergence;
   /// WarningsAsErrors glob lists (config files, then the command line).
   std::vector<std::string> WarningsAsErrors;
   /// HeaderFilterRegex / ExcludeHeaderFilterRegex; the innermost file wins.

@@ -3,6 +3,7 @@
 
 #include "api/ApiTable.h"
 #include "engine/Engine.h"
+#include "engine/cfg/ErrorPaths.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -139,6 +140,14 @@ std::string escapeForDiag(llvm::StringRef Text) {
   return Out;
 }
 
+/// CheckOptions distlint.ReportErrorPathDivergence: .distlint.yaml's key of
+/// the same name (status-check exits reported as divergent exits).
+bool reportErrorPathsFrom(const clang::tidy::ClangTidyOptions &Opts) {
+  auto It = Opts.CheckOptions.find("distlint.ReportErrorPathDivergence");
+  return It != Opts.CheckOptions.end() &&
+         llvm::StringRef(It->second.Value).trim().equals_insensitive("true");
+}
+
 } // namespace
 
 RuleCheck::RuleCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context,
@@ -162,6 +171,8 @@ void RuleCheck::check(const MatchFinder::MatchResult &R) {
   TUState &State =
       stateFor(*R.Context, userApiFromOptions(TidyContext->getOptions()));
   Fixes = fixOptionsFrom(TidyContext->getOptions());
+  setReportErrorPaths(State.TheEngine,
+                      reportErrorPathsFrom(TidyContext->getOptions()));
   TheRule->setContext(RuleContext{&State.TheEngine, this, &Fixes});
 }
 

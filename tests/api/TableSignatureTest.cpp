@@ -136,8 +136,17 @@ bool fits(const ApiEntry &E, llvm::StringRef Field, const ParmVarDecl *Param,
            Field == "Tag" || Field == "Color" || Field == "Rank" ||
            Field == "WorldSize")
     Ok = isInteger(T);
+  else if (Field == "Out" && E.TheRole == Role::LocalDataSource &&
+           E.Args.Send >= 0)
+    // A loader fills its first argument: torch::load(Value &value, file).
+    Ok = isPointer(T) || (T->isLValueReferenceType() &&
+                          !T.getNonReferenceType().isConstQualified());
   else if (Field == "Out")
     Ok = isPointer(T);
+  else if (Field == "Send" && E.TheRole == Role::LocalDataSource)
+    // The file read: a path or stream, possibly forwarded through a pack.
+    Ok = Param->isParameterPack() || isCharPointer(T) ||
+         contains(T, "basic_string") || contains(T, "istream");
   else if (Field == "Request")
     Ok = contains(T, "MPI_Request");
   else if (Field == "Stream")

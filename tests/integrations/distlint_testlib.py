@@ -41,13 +41,26 @@ def testdata_cases(root=None):
 
 
 def compile_flags(path):
-    """Flags the testdata harness uses for this file."""
+    """Flags the testdata harness uses for this file. Relative include
+    paths are relative to the program (the harness runs from its folder);
+    here they are made absolute, so programs can be analyzed together."""
     flags = ["-std=c++17", "-I" + os.path.join(REPO, "testdata", "include")]
+    words = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = re.search(r"//\s*distlint-args:\s*(.*)$", line)
             if m:
-                flags += shlex.split(m.group(1))
+                words += shlex.split(m.group(1))
+    here = os.path.dirname(os.path.realpath(path))
+    it = iter(words)
+    for w in it:
+        if w in ("-I", "-isystem"):
+            d = next(it, "")
+            flags += [w, d if os.path.isabs(d) else os.path.normpath(os.path.join(here, d))]
+        elif w.startswith("-I") and not os.path.isabs(w[2:]):
+            flags.append("-I" + os.path.normpath(os.path.join(here, w[2:])))
+        else:
+            flags.append(w)
     return flags
 
 

@@ -16,6 +16,7 @@ import concurrent.futures
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -25,6 +26,22 @@ import time
 from pathlib import Path
 
 RUN_LINE = re.compile(r"^\s*//\s*run:\s*mpi\s+(buggy|clean)\b", re.M)
+# Include paths and macros of `// distlint-args:` apply to the build too
+# (relative paths are relative to the program, as for the analysis).
+ARGS_LINE = re.compile(r"//.*\bdistlint-args:\s*(.*?)\s*$", re.M)
+
+
+def build_flags(source):
+    flags, words = [], []
+    for m in ARGS_LINE.finditer(source):
+        words += shlex.split(m.group(1))
+    it = iter(words)
+    for w in it:
+        if w in ("-isystem", "-I", "-D", "-include"):
+            flags += [w, next(it, "")]
+        elif w.startswith(("-I", "-D", "-isystem")):
+            flags.append(w)
+    return flags
 SKIP = 77
 
 # Loopback-only shared-memory transport, no network probing, no CMA (often
@@ -68,8 +85,10 @@ def build(path, work, mpicxx):
     if binary.exists():
         return binary, None
     tmp = binary.with_suffix(".tmp")
-    proc = subprocess.run([mpicxx, "-std=c++17", "-O1", "-o", str(tmp), str(path)],
-                          capture_output=True, text=True)
+    flags = build_flags(source.decode(errors="replace"))
+    proc = subprocess.run([mpicxx, "-std=c++17", "-O1"] + flags +
+                          ["-o", str(tmp), str(path)],
+                          capture_output=True, text=True, cwd=str(path.parent))
     if proc.returncode != 0:
         return None, proc.stderr.strip()
     os.replace(tmp, binary)

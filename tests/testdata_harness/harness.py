@@ -6,7 +6,8 @@ Annotations (on the line they talk about, usually in a comment):
   // expect@+N: rule  / expect@-N:  a finding N lines below / above
   // expect-note: <text>            a note on this line whose message contains <text>
   // expect-note@+N: <text>         ... N lines below (or @-N above)
-  // distlint-args: <flags>         extra compile flags (after the defaults)
+  // distlint-args: <flags>         extra compile flags (after the defaults);
+                                   relative paths are relative to the program
 Default flags: -std=c++17 -I<repo>/testdata/include.
 
 Fails on any missing or extra finding (rule and line, counted), any missing
@@ -68,12 +69,13 @@ def main():
     ap.add_argument("file")
     a = ap.parse_args()
     path = os.path.realpath(a.file)
+    a.repo = os.path.realpath(a.repo)
     ex = parse(path)
     if ex.problems:
         print("\n".join(ex.problems))
         return 1
     flags = ["-std=c++17", "-I" + os.path.join(a.repo, "testdata", "include")] + ex.args
-    cmd = [a.distlint, "--format=json", "--quiet", "-j", "1", path, "--"] + flags
+    cmd = [os.path.abspath(a.distlint), "--format=json", "--quiet", "-j", "1", path, "--"] + flags
     # Result cache budget 0: every function body is dropped as soon as nobody
     # holds it and rebuilt on the next question (engine/ResultCache.cpp), so
     # each program's expectations also prove that rebuilt bodies answer like
@@ -81,7 +83,7 @@ def main():
     env = dict(os.environ, DISTLINT_RESULT_CACHE_BYTES="0")
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=a.timeout, env=env)
+                           text=True, timeout=a.timeout, cwd=os.path.dirname(path), env=env)
     except subprocess.TimeoutExpired:
         print(f"distlint timed out after {a.timeout}s: {shlex.join(cmd)}")
         return 1

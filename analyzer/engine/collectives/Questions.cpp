@@ -47,7 +47,7 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   if (const api::ApiEntry *E = Api.find(FD, api::Role::Collective))
     if (!Api.has(FD, api::Role::PointToPoint))
       return CollectiveSite{Call, E, nullptr, Call};
-  if (FD->hasBody() && isUserCode(FD)) {
+  if (FD->hasBody() && isTaughtDecl(*this, FD)) {
     const FunctionDecl *Def = FD->getDefinition();
     const FunctionSummary &S = summary(Def ? Def : FD);
     if (S.IssuesCollective)
@@ -265,7 +265,7 @@ Engine::thrownPast(const CallExpr *Collective) {
   Collect(Try->getTryBlock());
   for (const CallExpr *Call : Calls) {
     const FunctionDecl *Callee = resolveCallee(Call);
-    if (!Callee || !Callee->hasBody() || !isUserCode(Callee))
+    if (!Callee || !Callee->hasBody() || !isTaughtDecl(*this, Callee))
       continue;
     FunctionResult *CR = P->analyze(Callee->getDefinition());
     if (!CR || !CR->ThrowTaint.depends())

@@ -4,6 +4,7 @@
 #include "engine/Engine.h"
 #include "engine/Values.h"
 #include "engine/ast/AstHelpers.h"
+#include "engine/UserCode.h"
 #include "engine/cfg/CFGFacts.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -176,7 +177,7 @@ bool endsJob(Engine &E, const CallExpr *Call) {
     return false;
   if (FD->isNoReturn() || E.api().has(FD, api::Role::FailStop))
     return true;
-  if (FD->hasBody() && E.isUserCode(FD))
+  if (FD->hasBody() && isTaughtDecl(E, FD))
     return E.summary(FD).NoReturn;
   return false;
 }
@@ -232,7 +233,7 @@ NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
       continue;
     }
     const FunctionDecl *Callee = E.resolveCallee(Call);
-    if (Callee && Callee->hasBody() && E.isUserCode(Callee))
+    if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee))
       Parts.push_back(Node::call(Call, functionSequence(E, Callee, Callees)));
   }
   if (B->hasNoReturnElement())

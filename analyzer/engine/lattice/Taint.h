@@ -61,6 +61,10 @@ struct Taint {
   /// When Vary: only the elements differ, not the length (a vector filled
   /// with local values). Shape queries (size(), numel()) stay uniform.
   bool ContentOnly = false;
+  /// When Vary: only the object a pointer designates differs (mutated on
+  /// some ranks through `p->`), not the pointer: `!p`, `p == nullptr` and
+  /// `if (p)` stay uniform (see pointerValue).
+  bool PointeeOnly = false;
   std::optional<IntRange> Range;
   /// A pointer known not to be null (getenv of a variable the launcher
   /// always sets).
@@ -68,6 +72,17 @@ struct Taint {
   /// A string naming a launcher variable: 1 = a rank variable, 2 = the
   /// world size. getenv() with it reads that variable (through helpers too).
   uint8_t LauncherVar = 0;
+  /// Tensors: a hash of the shape when it is a known constant (built by
+  /// `zeros({1})`, `reshape({1})`...); 0 = unknown.
+  uint64_t ShapeKey = 0;
+  /// Implicit flow not decided yet: a known single value (or a tensor of a
+  /// known shape) was assigned under a branch that may differ between
+  /// ranks. It varies only if the paths that meet later leave different
+  /// values (mergePaths); both arms assigning `4` leave it uniform.
+  bool PendingVary = false;
+  VaryOrigin PendingOrigin;
+  uint64_t PendingParams = 0;
+  bool ShapePending = false;
 
   static Taint varying(VaryKind K, clang::SourceLocation Loc,
                        std::string What) {
@@ -83,24 +98,49 @@ struct Taint {
   }
 
   bool depends() const { return Vary || Params; }
+  /// One value on every rank that computes it (a constant, the world size).
+  bool singleValue() const {
+    return !Vary && !Params && Range && Range->Lo == Range->Hi;
+  }
+
+  /// The pointer itself, when only what it points to differs.
+  Taint pointerValue() const {
+    Taint T = *this;
+    if (T.Vary && T.PointeeOnly) {
+      T.Vary = false;
+      T.Origin = VaryOrigin();
+      T.PointeeOnly = false;
+    }
+    return T;
+  }
 
   /// Least upper bound: may-vary, must-be-uniform-content, range hull.
   void join(const Taint &O) {
     NonNull = NonNull && O.NonNull;
     if (LauncherVar != O.LauncherVar)
       LauncherVar = 0;
-    // ContentOnly qualifies the varying side; between two values of the
-    // same variance both must be content-only.
-    if (Vary == O.Vary)
+    // ContentOnly and PointeeOnly qualify the varying side; between two
+    // values of the same variance both must hold.
+    if (Vary == O.Vary) {
       ContentOnly = ContentOnly && O.ContentOnly;
-    else if (O.Vary)
+      PointeeOnly = PointeeOnly && O.PointeeOnly;
+    } else if (O.Vary) {
       ContentOnly = O.ContentOnly;
+      PointeeOnly = O.PointeeOnly;
+    }
     if (!Vary && O.Vary) {
       Vary = true;
       Origin = O.Origin;
     }
     Params |= O.Params;
     UniformContent = UniformContent && O.UniformContent;
+    if (ShapeKey != O.ShapeKey)
+      ShapeKey = 0;
+    ShapePending = ShapePending || O.ShapePending;
+    if (O.PendingVary && !PendingVary)
+      PendingOrigin = O.PendingOrigin;
+    PendingVary = PendingVary || O.PendingVary;
+    PendingParams |= O.PendingParams;
     if (Range && O.Range)
       Range = hull(*Range, *O.Range);
     else
@@ -109,8 +149,35 @@ struct Taint {
   /// Adds control dependence on a (possibly varying) branch: the value
   /// assigned under it differs when the branch does.
   void addControl(const Taint &Ctl) {
-    if (Ctl.Vary)
+    if (!Ctl.depends())
+      return;
+    if (singleValue()) {
+      // Decided where the paths meet (mergePaths).
+      if (Ctl.Vary && !PendingVary) {
+        PendingVary = true;
+        PendingOrigin = Ctl.Origin;
+      }
+      PendingParams |= Ctl.Params;
+      return;
+    }
+    if (ShapeKey && Ctl.Vary) {
+      // The values may differ; the shape is known and is compared where the
+      // paths meet.
+      if (!Vary) {
+        Vary = true;
+        Origin = Ctl.Origin;
+        ContentOnly = true;
+      }
+      ShapePending = true;
+      PointeeOnly = false;
+      Params |= Ctl.Params;
+      Range.reset();
+      return;
+    }
+    if (Ctl.Vary) {
       ContentOnly = false;
+      PointeeOnly = false;
+    }
     if (!Vary && Ctl.Vary) {
       Vary = true;
       Origin = Ctl.Origin;
@@ -121,9 +188,56 @@ struct Taint {
   }
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
-           ContentOnly == O.ContentOnly && NonNull == O.NonNull &&
+           ContentOnly == O.ContentOnly && PointeeOnly == O.PointeeOnly &&
+           NonNull == O.NonNull &&
            LauncherVar == O.LauncherVar && UniformContent == O.UniformContent &&
-           Range == O.Range;
+           Range == O.Range && ShapeKey == O.ShapeKey &&
+           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
+           ShapePending == O.ShapePending;
+  }
+
+  /// The pending implicit flow becomes real: the value differs where the
+  /// branch does.
+  void settle() {
+    if (!PendingVary && !PendingParams)
+      return;
+    if (PendingVary) {
+      ContentOnly = PointeeOnly = false;
+      if (!Vary) {
+        Vary = true;
+        Origin = PendingOrigin;
+      }
+    }
+    Params |= PendingParams;
+    Range.reset();
+    PendingVary = false;
+    PendingParams = 0;
+    PendingOrigin = VaryOrigin();
+  }
+
+  /// Join where control-flow paths meet. A value assigned under a branch
+  /// that may differ between ranks varies only if the paths leave different
+  /// values: the same single value on both is that value everywhere, and
+  /// tensors of the same known shape differ in their values only.
+  void mergePaths(Taint O) {
+    bool Pending = PendingVary || PendingParams || O.PendingVary ||
+                   O.PendingParams;
+    if (Pending && singleValue() && O.singleValue() && Range == O.Range) {
+      join(O);
+      PendingVary = false;
+      PendingParams = 0;
+      PendingOrigin = VaryOrigin();
+      return;
+    }
+    bool ShapeDiffers = (ShapePending || O.ShapePending) &&
+                        (!ShapeKey || ShapeKey != O.ShapeKey);
+    settle();
+    O.settle();
+    join(O);
+    if (ShapeDiffers && Vary) {
+      ContentOnly = false;
+      ShapePending = false;
+    }
   }
 };
 

@@ -28,6 +28,27 @@ inline VarState joinStates(const VarState &A, const VarState &B) {
   return Out;
 }
 
+/// Merges the states of two control-flow paths. A variable missing on one
+/// side has its initial value there, which a pending implicit flow cannot
+/// be compared with: it settles (Taint::mergePaths decides the others).
+inline VarState mergePathStates(const VarState &A, const VarState &B) {
+  VarState Out = A;
+  for (auto &[VD, T] : Out)
+    if (!B.count(VD))
+      T.settle();
+  for (const auto &[VD, T] : B) {
+    auto It = Out.find(VD);
+    if (It == Out.end()) {
+      Taint Settled = T;
+      Settled.settle();
+      Out.emplace(VD, Settled);
+    } else {
+      It->second.mergePaths(T);
+    }
+  }
+  return Out;
+}
+
 /// Equal as lattice elements (origins are witnesses, not compared).
 inline bool sameState(const VarState &A, const VarState &B) {
   if (A.size() != B.size())

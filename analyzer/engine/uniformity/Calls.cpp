@@ -1,6 +1,7 @@
 //===- Calls.cpp - Calls: API roles, user summaries, library code
 //----------===//
 #include "engine/uniformity/UniformityAnalysis.h"
+#include "engine/cfg/ErrorPaths.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -137,7 +138,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     }
   }
 
-  if (Callee && Callee->hasBody() && E.isUserCode(Callee)) {
+  if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
     FunctionResult *CR = P.analyze(Def ? Def : Callee);
     if (CR && !CR->Summary.ParamsToReturn.empty())
@@ -166,13 +167,52 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     return T;
   }
 
+  // A project function defined in another translation unit: not a rank
+  // source unless a table or config says so (those rows returned above).
+  // Only rank-local data it is given (a loss, a file's contents) can make
+  // its result differ; what it writes through pointers is not modelled.
+  if (Callee && !Callee->hasBody() && E.isUserCode(Callee)) {
+    Taint T;
+    T.UniformContent = !isTensorType(Call->getType());
+    auto Local = [&](const Expr *A) {
+      Taint AT = eval(A, S);
+      if (AT.Vary && AT.Origin.Kind == VaryKind::LocalData && !T.Vary) {
+        T.Vary = true;
+        T.Origin = AT.Origin;
+      }
+    };
+    if (Receiver)
+      Local(Receiver);
+    for (const Expr *A : Args)
+      Local(A);
+    return T;
+  }
+
   // Unknown (library) function: the result depends on what it reads.
+  // Smart-pointer tests (operator bool, ==, !=, !) read the pointer only;
+  // other calls through `p->` read the object.
+  bool TestsPointer = false;
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee))
+    TestsPointer = isa<CXXConversionDecl>(MD) &&
+                   MD->getReturnType()->isBooleanType();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
+    TestsPointer = OC->getOperator() == OO_EqualEqual ||
+                   OC->getOperator() == OO_ExclaimEqual ||
+                   OC->getOperator() == OO_Exclaim;
+  auto Operand = [&](const Expr *A) {
+    Taint AT = eval(A, S);
+    if (TestsPointer)
+      return AT.pointerValue();
+    if (!Call->getType()->isPointerType())
+      AT.PointeeOnly = false;
+    return AT;
+  };
   Taint T;
   T.UniformContent = true;
   bool TensorInput = false;
   bool MethodOnNonTensor = false;
   if (Receiver) {
-    Taint O = eval(Receiver, S);
+    Taint O = Operand(Receiver);
     T.join(O);
     if (isTensorType(Receiver->getType()))
       TensorInput = true;
@@ -182,7 +222,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   for (const Expr *A : Args) {
     if (isa<LambdaExpr>(strip(A)))
       continue;
-    Taint AT = eval(A, S);
+    Taint AT = Operand(A);
     if (isTensorType(A->getType()))
       TensorInput = true;
     else
@@ -196,9 +236,62 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   // A scalar computed from the contents varies with them; an object (a
   // tensor, a dataset, a loader) has the shape of what it was built from.
   QualType RT = Call->getType();
+  T.ShapeKey = isTensorType(RT) ? constantShapeKey(Callee, Args) : 0;
+  T.ShapePending = false;
   T.ContentOnly = T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
-                  !resultShapeVaries(Call, Callee, Receiver, Args, S);
+                  (T.ShapeKey ||
+                   !resultShapeVaries(Call, Callee, Receiver, Args, S));
   return T;
+}
+
+/// The integers of a braced list or single integer argument, when all are
+/// non-negative constants (`{1}`, `{2, 3}`, `8`); -1 ("infer") is unknown.
+static bool constantInts(const Expr *A, ASTContext &Ctx,
+                         llvm::SmallVectorImpl<int64_t> &Out) {
+  A = strip(A);
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(A))
+    A = strip(SIL->getSubExpr());
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(A)) {
+    if (CE->getNumArgs() != 1)
+      return false;
+    return constantInts(CE->getArg(0), Ctx, Out);
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(A)) {
+    for (const Expr *Init : IL->inits())
+      if (!constantInts(Init, Ctx, Out))
+        return false;
+    return IL->getNumInits() > 0;
+  }
+  if (A->isValueDependent())
+    return false;
+  auto V = A->getIntegerConstantExpr(Ctx);
+  if (!V || V->isNegative())
+    return false;
+  Out.push_back(V->getExtValue());
+  return true;
+}
+
+uint64_t UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
+                                              llvm::ArrayRef<const Expr *> Args) {
+  if (!Callee)
+    return 0;
+  // The result's shape is its `size` / `shape` int-array parameter
+  // (factories: zeros(size), full(size, v); views: reshape(shape)); other
+  // int arrays (sum(dim)) say nothing about it.
+  for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+    const ParmVarDecl *PD = Callee->getParamDecl(I);
+    if (!isSizeArrayType(PD->getType()) || !PD->getIdentifier() ||
+        (PD->getName() != "size" && PD->getName() != "shape"))
+      continue;
+    llvm::SmallVector<int64_t, 4> Dims;
+    if (!constantInts(Args[I], E.context(), Dims))
+      return 0;
+    uint64_t Key = 1469598103934665603ull;
+    for (int64_t D : Dims)
+      Key = (Key ^ uint64_t(D + 1)) * 1099511628211ull;
+    return Key ? Key : 1;
+  }
+  return 0;
 }
 
 bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
@@ -290,7 +383,23 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       }
       break;
     case Role::LocalDataSource:
-      if (Out) {
+      if (Out && ArgAt(Row->Args.Send)) {
+        // Loaded from a file: per-rank data (values and length) only when
+        // the file is chosen by the rank; the same path gives every rank
+        // the same data.
+        Taint Path = eval(ArgAt(Row->Args.Send), S);
+        Taint T;
+        if (Path.Vary) {
+          T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
+                             "data loaded from a file chosen by the rank");
+          T.Origin.Loc = Call->getBeginLoc();
+        } else {
+          T.UniformContent = true;
+          T.Params = Path.Params;
+        }
+        T.addControl(Ctl);
+        assignLValue(Out, T, S, true);
+      } else if (Out) {
         Taint T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
                                  Row->Detail && *Row->Detail
                                      ? std::string("rank-local value (") +
@@ -305,54 +414,41 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           if (P.SubComms.insert(VD).second)
             ++P.GrowthStamp;
       break;
-    case Role::Collective: {
+    case Role::Collective:
       // In-place / receive buffers hold the same value on every rank now.
-      const Expr *Recv = ArgAt(Row->Args.Recv);
-      if (!Recv)
-        break;
-      llvm::SmallVector<const VarDecl *, 4> Vars;
-      collectVarRefs(Recv, Vars);
-      for (size_t I = 0; I < Vars.size(); ++I) {
-        auto A = P.Aliases.find(Vars[I]);
-        if (A != P.Aliases.end())
-          for (const VarDecl *V : A->second)
-            if (!llvm::is_contained(Vars, V))
-              Vars.push_back(V);
-      }
-      for (const VarDecl *VD : Vars) {
-        if (!VD->hasLocalStorage())
-          continue;
-        Taint T;
-        T.UniformContent = true;
-        S[VD] = T;
-      }
+      if (const Expr *Recv = ArgAt(Row->Args.Recv))
+        markUniform(Recv, S);
       break;
-    }
     case Role::HostWaitOnDevice: {
-      // Synchronous copies: the destination gets the source's contents.
+      // Synchronous copies write their destination only (`m->inputs`, not
+      // all of `*m`), with the source's values. Device data read back is
+      // rank-local unless known uniform; host data keeps its own variance.
+      // Where the source lives comes from the kind argument.
       const Expr *Dst = ArgAt(Row->Args.Recv), *Src = ArgAt(Row->Args.Send);
       if (!Dst || !Src)
         break;
-      const VarDecl *SrcVar = baseVar(Src);
+      Taint ST = eval(Src, S);
       Taint T;
-      if (SrcVar) {
-        Taint ST = varTaint(SrcVar, S);
-        if (ST.UniformContent && !ST.Vary) {
-          T.UniformContent = true;
-        } else {
-          T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
-                             "rank-local device data copied to the host");
-          if (ST.Vary)
-            T.Origin = ST.Origin;
-        }
+      if (ST.Vary) {
+        T = ST;
+        T.ContentOnly = false;
+      } else if (copiesFromDevice(ArgAt(Row->Args.Flag)) &&
+                 !ST.UniformContent && baseVar(Src)) {
+        T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
+                           "rank-local device data copied to the host");
+      } else {
+        T.UniformContent = ST.UniformContent;
+        T.Params = ST.Params;
       }
+      T.Range.reset();
       T.addControl(Ctl);
-      if (const VarDecl *DV = baseVar(Dst)) {
-        if (T.Vary && !Ctl.Vary)
-          T.ContentOnly =
-              !DV->getType()->isScalarType() || !isa<UnaryOperator>(strip(Dst));
-        assignVar(DV, T, S, true);
-      }
+      // Into a buffer: its elements; into a scalar (`&n`): its value.
+      const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
+      bool IntoScalar = AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+                        AddrOf->getSubExpr()->getType()->isScalarType();
+      if (T.Vary && !Ctl.Vary)
+        T.ContentOnly = !IntoScalar;
+      assignLValue(Dst, T, S, true);
       break;
     }
     default:
@@ -360,17 +456,25 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     }
   }
 
-  if (Callee && Callee->hasBody() && E.isUserCode(Callee)) {
+  if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
     if (FunctionResult *CR = P.analyze(Def ? Def : Callee)) {
-      for (auto &[Idx, Origin] : CR->Summary.VaryingOutParams)
+      // Copies: for a recursive call CR is this function's own result, and
+      // noteFieldWrite below appends to it.
+      const auto OutParams = CR->Summary.VaryingOutParams;
+      const auto ParamFields = CR->ParamToField;
+      for (auto &[Idx, Origin] : OutParams)
         if (const Expr *A = ArgAt(Idx)) {
           Taint T;
           T.Vary = true;
           T.Origin = Origin;
           assignLValue(A, T, S, false);
         }
-      for (auto &[Field, Mask] : CR->ParamToField) {
+      const auto UniformParams = CR->UniformOutParams;
+      for (unsigned Idx : UniformParams)
+        if (const Expr *A = ArgAt(Idx))
+          markUniform(A, S);
+      for (auto &[Field, Mask] : ParamFields) {
         Taint Joined;
         for (unsigned I = 0; I < Args.size() && I < 64; ++I)
           if (Mask & (uint64_t(1) << I))
@@ -410,6 +514,9 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         if (AnyArg) {
           T.Range.reset();
           T.addControl(Ctl);
+          // `p->push_back(x)` changes what p designates, not p.
+          if (T.Vary && Receiver->getType()->isPointerType())
+            T.PointeeOnly = true;
           assignVar(Obj, T, S, false);
         }
       }
@@ -454,6 +561,7 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   }
   P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
   P.computeDoomed(Callee, Scratch);
+  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
   ++P.SpecializationDepth;
   UniformityAnalysis U(E, Callee, Scratch);
   U.bindArguments(&Bound);

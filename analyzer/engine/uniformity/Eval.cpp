@@ -112,6 +112,8 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     Taint T = eval(Cast->getSubExpr(), S);
     if (Cast->getCastKind() == CK_PointerToBoolean && T.NonNull)
       return Taint::constant(1);
+    if (Cast->getCastKind() == CK_PointerToBoolean)
+      T = T.pointerValue();
     if (Cast->getCastKind() == CK_IntegralToBoolean ||
         Cast->getCastKind() == CK_PointerToBoolean)
       T.Range.reset();
@@ -159,6 +161,8 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     Taint T;
     if (!isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
       T = eval(M->getBase(), S);
+    if (M->isArrow())
+      T.PointeeOnly = false; // Reads the object, not the pointer.
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       auto It = P.FieldVary.find(F);
       if (It != P.FieldVary.end()) {
@@ -169,7 +173,7 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       // The field's range over every write in the TU, if all agree.
       T.Range.reset();
       auto FR = P.FieldRange.find(F);
-      if (FR != P.FieldRange.end() && FR->second && E.isUserCode(F))
+      if (FR != P.FieldRange.end() && FR->second && isTaughtDecl(E, F))
         T.Range = FR->second;
     }
     return T;
@@ -189,6 +193,7 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       break;
     case UO_Deref:
       T.Range.reset();
+      T.PointeeOnly = false;
       // A number read through a pointer is contents; an object keeps the
       // shape it had.
       if (U->getType()->isArithmeticType() || U->getType()->isEnumeralType())
@@ -212,8 +217,13 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     if (B->isAssignmentOp() || B->getOpcode() == BO_Comma)
       return eval(B->getRHS(), S);
     Taint L = eval(B->getLHS(), S), Rt = eval(B->getRHS(), S);
-    if (B->isComparisonOp())
+    if (B->isComparisonOp()) {
+      if (B->getLHS()->getType()->isPointerType())
+        L = L.pointerValue();
+      if (B->getRHS()->getType()->isPointerType())
+        Rt = Rt.pointerValue();
       return evalCompare(B->getOpcode(), L, Rt);
+    }
     Taint T = L;
     T.join(Rt);
     std::optional<IntRange> LR = L.Range, RR = Rt.Range;

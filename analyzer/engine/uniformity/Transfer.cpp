@@ -1,12 +1,14 @@
 //===- Transfer.cpp - Assignments, per-element transfer, fixpoint
 //-----------===//
 #include "engine/uniformity/UniformityAnalysis.h"
+#include "api/CopyKinds.h"
 
 #include "engine/solver/Solver.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -47,7 +49,7 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     L = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(L)) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (F && E.isUserCode(F)) {
+    if (F && isTaughtDecl(E, F)) {
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
       noteFieldWrite(F, T);
@@ -74,6 +76,35 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     if (Elem.Vary && (!ControlVaries || isTensorType(VD->getType())))
       Elem.ContentOnly = true;
     assignVar(VD, Elem, S, /*Strong=*/false);
+  }
+}
+
+bool UniformityAnalysis::copiesFromDevice(const Expr *Kind) {
+  const auto *DR = Kind ? dyn_cast<DeclRefExpr>(strip(Kind)) : nullptr;
+  const auto *EC = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
+  if (EC)
+    for (const api::CopyKind &K : api::cudaCopyKinds())
+      if (EC->getName() == K.Name)
+        return K.FromDevice;
+  return true;
+}
+
+void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
+  llvm::SmallVector<const VarDecl *, 4> Vars;
+  collectVarRefs(Buffer, Vars);
+  for (size_t I = 0; I < Vars.size(); ++I) {
+    auto A = P.Aliases.find(Vars[I]);
+    if (A != P.Aliases.end())
+      for (const VarDecl *V : A->second)
+        if (!llvm::is_contained(Vars, V))
+          Vars.push_back(V);
+  }
+  for (const VarDecl *VD : Vars) {
+    if (!VD->hasLocalStorage())
+      continue;
+    Taint T;
+    T.UniformContent = true;
+    S[VD] = T;
   }
 }
 
@@ -115,7 +146,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (const FieldDecl *F = CI->getMember(); F && CI->getInit()) {
       Taint T = eval(CI->getInit(), S);
       T.addControl(Ctl);
-      if (E.isUserCode(F))
+      if (isTaughtDecl(E, F))
         noteFieldWrite(F, T);
     }
     return;
@@ -198,7 +229,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (R.ReturnsSeen++ == 0)
       R.ReturnTaint = T;
     else
-      R.ReturnTaint.join(T);
+      R.ReturnTaint.mergePaths(T);
     return;
   }
 }
@@ -225,17 +256,27 @@ struct UniformityProblem {
   static constexpr solver::Direction Dir = solver::Direction::Forward;
   UniformityAnalysis &U;
   llvm::DenseMap<const CFGBlock *, Taint> &Ctl;
+  /// Blocks whose Out has been computed. A predecessor not reached yet is
+  /// bottom: skipped, not a path on which every variable is missing
+  /// (mergePathStates settles pending implicit flows on such paths).
+  llvm::DenseSet<const CFGBlock *> Reached;
 
   VarState bottom() const { return {}; }
   VarState boundary() const { return {}; }
   VarState merge(const CFGBlock *,
                  llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
     VarState In;
-    for (const auto &Nb : Ns)
-      In = joinStates(In, *Nb.Out);
+    bool First = true;
+    for (const auto &Nb : Ns) {
+      if (!Reached.count(Nb.Block))
+        continue;
+      In = First ? *Nb.Out : mergePathStates(In, *Nb.Out);
+      First = false;
+    }
     return In;
   }
   void transfer(const CFGBlock *B, VarState &S) {
+    Reached.insert(B);
     for (const CFGElement &El : *B)
       U.transfer(El, S, Ctl[B]);
   }
@@ -323,7 +364,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
       VarState S = R.Body->In[B];
       for (const CFGElement &El : *B)
         transfer(El, S, Ctl[B]);
-      R.Body->AllPoints = joinStates(R.Body->AllPoints, S);
+      R.Body->AllPoints = mergePathStates(R.Body->AllPoints, S);
     }
     bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "engine/AnalysisManager.h"
+#include "engine/UserCode.h"
 #include "engine/ast/AstHelpers.h"
 
 #include "clang/Analysis/CFG.h"
@@ -62,9 +63,18 @@ private:
                          const clang::Expr *Receiver,
                          llvm::ArrayRef<const clang::Expr *> Args,
                          const VarState &S);
+  /// Hash of a tensor result's shape when its size/shape argument is a
+  /// constant list; 0 otherwise.
+  uint64_t constantShapeKey(const clang::FunctionDecl *Callee,
+                            llvm::ArrayRef<const clang::Expr *> Args);
   void assignVar(const clang::VarDecl *VD, Taint T, VarState &S, bool Strong);
   void assignLValue(const clang::Expr *LHS, Taint T, VarState &S, bool Strong);
   void callEffects(const clang::CallExpr *Call, VarState &S, const Taint &Ctl);
+  /// The variables a buffer argument designates (and the tensors they
+  /// hold) are the same on every rank from here on.
+  void markUniform(const clang::Expr *Buffer, VarState &S);
+  /// Does a copy with this kind argument read device memory?
+  bool copiesFromDevice(const clang::Expr *Kind);
   /// Records a write of user field F (TU-wide facts: may it vary, its
   /// range, which parameters reach it).
   void noteFieldWrite(const clang::FieldDecl *F, const Taint &T);

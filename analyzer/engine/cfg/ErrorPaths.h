@@ -1,0 +1,42 @@
+//===- ErrorPaths.h - Status-check exits are error paths --------*- C++ -*-===//
+//
+// `if (MPI_Barrier(c) != MPI_SUCCESS) goto cleanup;`, `if (!f) return 1;`,
+// CHECK macros that `return err_;`: the arm a failed status check takes when
+// it leaves (return, goto, break) is an error path. The job is broken
+// whichever rank takes it, like a fail-stop path, so the control-dependence
+// layer drops these arms (see FunctionResult::liveControlDependencies): the
+// code after them is not "control-dependent on rank". The option
+// ReportErrorPathDivergence keeps them.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "engine/Engine.h"
+#include "engine/cfg/CFGFacts.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace distlint {
+
+/// Which outcome of a condition means "the call failed".
+enum class StatusFailure : uint8_t { NotAStatusTest, WhenTrue, WhenFalse };
+
+/// Is Cond a test of a call's status against success (its result or a
+/// local initialized from it, compared with a constant, negated, or tested
+/// for truth), and which outcome is the failure? Sizes and counts
+/// (unsigned results) and data the API tables describe (atoi, the rank)
+/// are not statuses.
+StatusFailure statusFailureOutcome(Engine &E, const clang::Expr *Cond);
+
+/// ReportErrorPathDivergence: keep status-check exits as divergent exits
+/// (errorPathBlocks then finds none). Set once per TU by analyzeAST.
+void setReportErrorPaths(Engine &E, bool Report);
+bool reportErrorPaths(Engine &E);
+
+/// Blocks of F's status-check exits: the failure arm of every `if` whose
+/// condition is a status test, when that arm runs straight to a return,
+/// goto or break and issues no collective.
+llvm::SmallPtrSet<const clang::CFGBlock *, 8>
+errorPathBlocks(Engine &E, const FunctionFacts &F);
+
+} // namespace distlint
