@@ -155,8 +155,15 @@ void AnalysisManager::unlist(FunctionResult &R) {
 }
 
 void AnalysisManager::trim() {
+  // The budget is for the other bodies: one function larger than the budget
+  // (a driver calling 10,000 helpers) would otherwise be dropped after every
+  // question and rebuilt by the next one, losing its replay checkpoints.
+  size_t Largest = 0;
+  for (const FunctionResult *R : Lru)
+    Largest = std::max(Largest, R->Bytes);
+  size_t Allowed = Limits.ResultCacheBytes + Largest;
   auto It = Lru.end();
-  while (ListedBytes > Limits.ResultCacheBytes && It != Lru.begin()) {
+  while (ListedBytes > Allowed && It != Lru.begin()) {
     FunctionResult *R = *--It;
     if (R->Pins || R->Analyzing)
       continue;
