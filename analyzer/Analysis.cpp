@@ -2,6 +2,10 @@
 #include "Analysis.h"
 #include "engine/Engine.h"
 #include "engine/cfg/ErrorPaths.h"
+#include "report/Paths.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclBase.h"
@@ -12,13 +16,30 @@ using namespace clang;
 namespace distlint {
 
 namespace {
-/// Top-level declarations written in user code: the only places rules look.
-std::vector<Decl *> userTopLevelDecls(ASTContext &Ctx) {
+/// Top-level declarations of the main file and the project's own headers:
+/// the only places rules look.
+std::vector<Decl *> userTopLevelDecls(ASTContext &Ctx,
+                                      llvm::StringRef ProjectRoot) {
   const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<FileID, bool> UserFile;
+  auto IsUser = [&](FileID FID) {
+    auto [It, Inserted] = UserFile.try_emplace(FID, true);
+    if (!Inserted)
+      return It->second;
+    if (FID == SM.getMainFileID() || FID == SM.getPreambleFileID())
+      return It->second = true;
+    OptionalFileEntryRef File = SM.getFileEntryRefForID(FID);
+    if (!File)
+      return It->second = true; // <built-in>, <command line>
+    llvm::SmallString<256> Path(File->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    return It->second = isUserPath(normalizePath(Path), ProjectRoot);
+  };
   std::vector<Decl *> Result;
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-    if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+    if (Loc.isInvalid() || SM.isInSystemHeader(Loc) ||
+        !IsUser(SM.getFileID(Loc)))
       continue;
     Result.push_back(D);
   }
@@ -59,7 +80,7 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
   if (Rules.empty())
     return;
 
-  std::vector<Decl *> Scope = userTopLevelDecls(Ctx);
+  std::vector<Decl *> Scope = userTopLevelDecls(Ctx, Opts.ProjectRoot);
   std::vector<Decl *> OldScope = Ctx.getTraversalScope();
   Ctx.setTraversalScope(Scope);
   Finder.matchAST(Ctx);

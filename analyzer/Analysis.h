@@ -3,8 +3,11 @@
 // Parsing, analysis and reporting are separate steps: the driver parses (and
 // may later share a preamble between TUs), this consumer analyzes an AST, and
 // a DiagnosticSink turns raw findings into output. Matching is restricted to
-// top-level declarations in user code (like clangd's traversal scope), so the
-// cost of analysis does not grow with the size of system headers.
+// the top-level declarations of the main file and the project's own headers
+// (like clangd's traversal scope, ASTContext::setTraversalScope), so the cost
+// of analysis does not grow with the size of system or third-party headers,
+// precompiled or not. The engine still reads those headers' declarations
+// when a rule asks about a call into them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -23,6 +26,9 @@ struct AnalysisOptions {
   std::function<bool(llvm::StringRef RuleId)> RuleEnabled;
   /// Extra rank sources and collective wrappers from config files.
   api::UserApi User;
+  /// Files under it are the project's own (see isUserPath in
+  /// report/Paths.h); empty = only installed locations count as foreign.
+  std::string ProjectRoot;
   /// Report status-check exits as divergent (ReportErrorPathDivergence).
   bool ReportErrorPaths = false;
   /// What fix-its insert (config: MissingTimeoutDefault, StepSyncInterval).

@@ -3,6 +3,8 @@
 #   bash scripts/fuzz.sh <harness|all> <seconds> [libFuzzer args...]
 #   harness: analyze | inputs | lsp | trace
 #   FUZZ_BUILD_DIR (default build-fuzz), FUZZ_WORK (default $FUZZ_BUILD_DIR/fuzz-work)
+#   FUZZ_SMOKE=1   seed the analyze harness from testdata/driver only, so a
+#                  short run spends its time mutating, not replaying testdata
 # Corpora and logs go to $FUZZ_WORK/<harness>/; crashes are written there as
 # crash-*: minimize them and keep them in tests/fuzz/crashers/<harness>/, which
 # ctest (fuzz.replay.*) replays in every build.
@@ -22,7 +24,7 @@ cmake --build "$build" -j "${JOBS:-2}" --target "${targets[@]}" >/dev/null
 
 seed_dirs() {
   case "$1" in
-    analyze) echo "$root/testdata" ;;
+    analyze) if [ "${FUZZ_SMOKE:-0}" = 1 ]; then echo "$root/testdata/driver"; else echo "$root/testdata"; fi ;;
     trace)
       # Real traces of a small run (64 records per rank), made by the recorder
       # of the regular build (build/), which must exist.

@@ -9,8 +9,10 @@
 // that could not be parsed).
 //
 //===----------------------------------------------------------------------===//
+#include "Merge.h"
 #include "RuleDocs.h"
 #include "Runner.h"
+#include "SpeedOptions.h"
 #include "Rule.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
@@ -38,7 +40,7 @@ using namespace llvm;
 using namespace distlint;
 
 namespace {
-cl::OptionCategory Category("distlint options");
+cl::OptionCategory &Category = cliCategory();
 
 cl::list<std::string> Sources(cl::Positional, cl::desc("<source files...>"),
                               cl::cat(Category));
@@ -159,8 +161,9 @@ cl::opt<bool> Lsp("lsp",
                   cl::cat(Category));
 cl::opt<bool> Verbose("verbose",
                       cl::desc("Say which compile database (and borrowed "
-                               "command) each file uses and how compile "
-                               "commands were adjusted"),
+                               "command) each file uses, how compile "
+                               "commands were adjusted, which TUs shared "
+                               "which preamble, and cache hits"),
                       cl::cat(Category));
 cl::opt<bool> NoIsolation(
     "no-isolation",
@@ -252,6 +255,8 @@ void printVersion(raw_ostream &OS) {
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "merge") == 0)
+    return runMerge(argc - 1, argv + 1);
 
   // Everything after `--` is a fixed compile command, as in clang-tidy.
   std::vector<const char *> Args;
@@ -312,10 +317,14 @@ int main(int argc, const char **argv) {
   Opts.CrashReportDir = CrashReport;
   if (Verbose)
     Opts.Verbose = [](const std::string &File, const std::string &Line) {
-      errs() << "distlint: " << displayPath(File) << ": " << Line << "\n";
+      errs() << "distlint: "
+             << (File.empty() ? std::string() : displayPath(File) + ": ")
+             << Line << "\n";
     };
   if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
     return toolError("-j expects a number of jobs, not '" + Jobs + "'");
+  if (std::string Error; !applySpeedOptions(Opts, Error))
+    return toolError(Error);
 
   if (PrintResourceDir) {
     outs() << findResourceDir(Opts) << "\n";

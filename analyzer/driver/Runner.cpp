@@ -4,19 +4,16 @@
 #include "CompileCommands.h"
 #include "Isolation.h"
 #include "RuleDocs.h"
+#include "Speedups.h"
+#include "TuAnalysis.h"
 #include "report/Baseline.h"
 #include "report/Config.h"
 #include "report/Filters.h"
-#include "report/FindingCollector.h"
 #include "report/Fingerprint.h"
 #include "report/Paths.h"
-#include "report/ResultSerialization.h"
+#include "report/Suppressions.h"
 
-#include "clang/Basic/Diagnostic.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,7 +22,6 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
-#include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
 #include <mutex>
@@ -294,197 +290,6 @@ resolveCompileCommands(const std::vector<std::string> &Files,
   return Jobs;
 }
 
-//===--- One translation unit ----------------------------------------------===//
-
-namespace {
-/// Hands ClangTool exactly the command we resolved.
-class SingleCommandDatabase : public tooling::CompilationDatabase {
-public:
-  explicit SingleCommandDatabase(tooling::CompileCommand Cmd)
-      : Cmd(std::move(Cmd)) {}
-  std::vector<tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef) const override {
-    return {Cmd};
-  }
-
-private:
-  tooling::CompileCommand Cmd;
-};
-
-/// Keeps the first compiler error of the TU; warnings are not distlint's
-/// business.
-class ErrorCollector : public DiagnosticConsumer {
-public:
-  void HandleDiagnostic(DiagnosticsEngine::Level Level,
-                        const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < DiagnosticsEngine::Error)
-      return;
-    ++Count;
-    if (!First.empty())
-      return;
-    llvm::SmallString<256> Msg;
-    Info.FormatDiagnostic(Msg);
-    std::string Where;
-    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      const SourceManager &SM = Info.getSourceManager();
-      PresumedLoc P = SM.getPresumedLoc(Info.getLocation());
-      if (P.isValid()) {
-        llvm::SmallString<256> Path(P.getFilename());
-        SM.getFileManager().makeAbsolutePath(Path);
-        At = Location{normalizePath(Path), P.getLine(), P.getColumn()};
-        Where = At.File + ":" + std::to_string(At.Line) + ":" +
-                std::to_string(At.Column) + ": ";
-      }
-    }
-    First = Where + std::string(Msg);
-  }
-  Location At;
-  std::string First;
-  unsigned Count = 0;
-};
-
-class TuConsumer : public ASTConsumer {
-public:
-  TuConsumer(AnalysisOptions Opts, FindingCollector &Collector)
-      : Opts(std::move(Opts)), Collector(Collector) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    // A TU with a fatal error (missing header...) has an AST too broken to
-    // analyze; other errors leave a usable AST (the error is still reported).
-    if (!Ctx.getDiagnostics().hasFatalErrorOccurred()) {
-      Collector.setASTContext(&Ctx);
-      analyzeAST(Ctx, Opts, Collector);
-      Collector.setASTContext(nullptr);
-    }
-    Collector.finishTranslationUnit(Ctx.getSourceManager());
-  }
-
-private:
-  AnalysisOptions Opts;
-  FindingCollector &Collector;
-};
-
-class TuAction : public ASTFrontendAction {
-public:
-  TuAction(const AnalysisOptions &Opts, FindingCollector &Collector)
-      : Opts(Opts), Collector(Collector) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 llvm::StringRef) override {
-    return std::make_unique<TuConsumer>(Opts, Collector);
-  }
-
-private:
-  const AnalysisOptions &Opts;
-  FindingCollector &Collector;
-};
-
-class TuActionFactory : public tooling::FrontendActionFactory {
-public:
-  TuActionFactory(const AnalysisOptions &Opts, FindingCollector &Collector)
-      : Opts(Opts), Collector(Collector) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<TuAction>(Opts, Collector);
-  }
-
-private:
-  const AnalysisOptions &Opts;
-  FindingCollector &Collector;
-};
-
-/// Recover: catch a crash in-process (CrashRecoveryContext) when the TU does
-/// not run in its own process (Isolation.h), where letting it die is better.
-TranslationUnitResult analyzeTu(const CompileJob &Job,
-                                const DriverOptions &Opts,
-                                const std::string &ProjectRoot,
-                                ConfigResolver &Configs, bool Recover) {
-  TranslationUnitResult R;
-  DistlintConfig Config;
-  std::string ConfigError;
-  if (!Configs.configFor(Job.File, Config, ConfigError)) {
-    // A tool error (exit 2), and this file's entry under `errors` too.
-    R.ToolErrors.push_back(ConfigError);
-    R.Errors.push_back({Job.File, "not analyzed: " + ConfigError});
-    return R;
-  }
-  AnalysisOptions AOpts;
-  std::string Globs = Opts.RuleGlobs;
-  AOpts.RuleEnabled = [Config, Globs](llvm::StringRef Rule) {
-    return Config.ruleEnabled(Rule, Globs);
-  };
-  AOpts.User = Config.User;
-  AOpts.ReportErrorPaths = Config.ReportErrorPathDivergence.value_or(false);
-  AOpts.Fixes = Config.Fixes;
-
-  CollectorOptions COpts;
-  COpts.ProjectRoot = ProjectRoot;
-  std::string AsErrors = Opts.WarningsAsErrors;
-  COpts.SeverityOf = [Config, AsErrors](llvm::StringRef Rule) {
-    return Config.severityOf(Rule, AsErrors);
-  };
-  // Regexes were validated by the caller (checkDriverOptions).
-  auto Filter = [](const std::optional<std::string> &Cli,
-                   const std::optional<std::string> &Cfg)
-      -> std::shared_ptr<llvm::Regex> {
-    const std::optional<std::string> &Re = Cli ? Cli : Cfg;
-    if (!Re)
-      return nullptr;
-    return std::make_shared<llvm::Regex>(*Re);
-  };
-  COpts.HeaderFilter = Filter(Opts.HeaderFilter, Config.HeaderFilterRegex);
-  COpts.ExcludeHeaderFilter =
-      Filter(Opts.ExcludeHeaderFilter, Config.ExcludeHeaderFilterRegex);
-  FindingCollector Collector(std::move(COpts));
-  ErrorCollector Errors;
-
-  tooling::CompileCommand Cmd(Job.Directory, Job.File, Job.Args, "");
-  SingleCommandDatabase DB(std::move(Cmd));
-  // A physical file system with its own working directory: ClangTool
-  // "changes directory" per command, which must not touch the process cwd
-  // shared by all worker threads.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS(
-      llvm::vfs::createPhysicalFileSystem().release());
-  tooling::ClangTool Tool(DB, {Job.File},
-                          std::make_shared<PCHContainerOperations>(), FS);
-  Tool.setPrintErrorMessage(false);
-  Tool.setDiagnosticConsumer(&Errors);
-  for (const auto &[Path, Text] : Opts.Overlays)
-    Tool.mapVirtualFile(Path, Text);
-  TuActionFactory Factory(AOpts, Collector);
-  int Rc = 1;
-  if (Recover) {
-    llvm::CrashRecoveryContext CRC;
-    if (!CRC.RunSafely([&] { Rc = Tool.run(&Factory); })) {
-      R.Errors.push_back(
-          {Job.File, "analysis crashed: " +
-                         (CRC.RetCode > 128 ? signalName(CRC.RetCode - 128)
-                                            : "fatal error") +
-                         "; rerun without --no-isolation for a reliable "
-                         "report, or with --crash-report=<dir>"});
-      return R;
-    }
-  } else {
-    Rc = Tool.run(&Factory);
-  }
-  R.Findings = Collector.takeFindings();
-  R.SuppressedByNoLint = Collector.suppressedCount();
-  R.HeaderFiltered = Collector.headerFilteredCount();
-  if (Errors.Count > 0) {
-    std::string Msg = Errors.First;
-    if (Errors.Count > 1)
-      Msg += " (and " + std::to_string(Errors.Count - 1) + " more error" +
-             (Errors.Count > 2 ? "s" : "") + ")";
-    // Which command produced the error: a borrowed or foreign command is
-    // the usual cause of a missing header.
-    if (!Opts.UseFixedFlags && !Job.Origin.empty())
-      Msg += " [using " + Job.Origin + "]";
-    R.Errors.push_back({Job.File, Msg, Errors.At});
-  } else if (Rc != 0) {
-    R.Errors.push_back({Job.File, "clang could not process this file"});
-  }
-  return R;
-}
-} // namespace
-
 //===--- The pipeline -------------------------------------------------------===//
 
 AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
@@ -534,19 +339,34 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   if (!Fatal.empty())
     return Result;
 
+  RunSpeedups Speed(Opts, ProjectRoot);
+  if (!Speed.open(Error)) {
+    Fatal.push_back(Error);
+    return Result;
+  }
   std::vector<CompileJob> Jobs =
       resolveCompileCommands(Files, Opts, Result.Errors, Fatal);
+  Speed.selectShard(Jobs);
+  Speed.setJobs(Jobs);
   S.TranslationUnits = Jobs.size();
   if (Opts.Verbose)
     for (const CompileJob &Job : Jobs)
       for (const std::string &Line : Job.Adjustments)
         Opts.Verbose(Job.File, Line);
 
+  // Cache hits never reach a worker.
   ConfigResolver Configs(Opts.ConfigFile, Opts.InlineConfig);
   std::vector<TranslationUnitResult> Results(Jobs.size());
-  unsigned Parallel = Opts.Jobs ? Opts.Jobs
-                                : defaultParallelism(BytesPerTranslationUnit);
-  Parallel = std::max(1u, std::min<unsigned>(Parallel, Jobs.size()));
+  std::vector<bool> FromCache(Jobs.size());
+  std::vector<size_t> Misses;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (std::optional<TranslationUnitResult> Hit = Speed.lookup(I, Configs)) {
+      Results[I] = std::move(*Hit);
+      FromCache[I] = true;
+    } else {
+      Misses.push_back(I);
+    }
+  }
   std::mutex ProgressMutex;
   unsigned Done = 0;
   auto Progress = [&](size_t I) {
@@ -555,45 +375,101 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       Opts.Progress(++Done, Jobs.size(), Jobs[I].File);
     }
   };
-  if (Opts.Isolate) {
-    IsolationOptions IOpts;
-    IOpts.Parallel = Parallel;
-    IOpts.CrashReportDir = Opts.CrashReportDir;
-    IOpts.OnDone = Progress;
-    Results = runIsolated(
-        Jobs.size(),
-        [&](size_t I) {
-          return analyzeTu(Jobs[I], Opts, ProjectRoot, Configs,
-                           /*Recover=*/false);
-        },
-        [&](size_t I) {
-          std::string Command = "cd " + Jobs[I].Directory + " &&";
-          for (const std::string &A : Jobs[I].Args)
-            Command += " " + A;
-          return IsolatedTask{Jobs[I].File, Command};
-        },
-        IOpts);
-  } else {
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (FromCache[I])
+      Progress(I);
+
+  // Shared preambles are built first, each by its own task, beside the TUs
+  // that share none; then their users run, forked from a parent that has
+  // them mapped.
+  std::vector<size_t> Builders = Speed.planPreambles(Misses);
+  std::vector<size_t> First, Second;
+  for (size_t I : Misses)
+    (Speed.sharesPreamble(I) ? Second : First).push_back(I);
+  unsigned Parallel = Opts.Jobs ? Opts.Jobs
+                                : defaultParallelism(BytesPerTranslationUnit);
+  Parallel = std::max(1u, Parallel);
+  // Task = (job index, builds its preamble?).
+  using Task = std::pair<size_t, bool>;
+  auto RunTasks = [&](const std::vector<Task> &Tasks) {
+    auto Work = [&](size_t T, bool Recover) {
+      auto [I, Build] = Tasks[T];
+      if (Build) {
+        buildSharedPreamble(Jobs[I], Opts, Speed.preambleFor(I), Recover);
+        return TranslationUnitResult();
+      }
+      return analyzeTu(Jobs[I], Opts, ProjectRoot, Configs, Recover,
+                       Speed.preambleFor(I));
+    };
+    auto Finish = [&](size_t T, TranslationUnitResult R) {
+      auto [I, Build] = Tasks[T];
+      if (Build)
+        return; // its TUs learn in afterBuilds() whether it worked
+      Speed.store(I, R);
+      Results[I] = std::move(R);
+    };
+    if (Tasks.empty())
+      return;
+    if (Opts.Isolate) {
+      IsolationOptions IOpts;
+      IOpts.Parallel = Parallel;
+      IOpts.CrashReportDir = Opts.CrashReportDir;
+      IOpts.OnDone = [&](size_t T) {
+        if (!Tasks[T].second)
+          Progress(Tasks[T].first);
+      };
+      std::vector<TranslationUnitResult> Out = runIsolated(
+          Tasks.size(), [&](size_t T) { return Work(T, /*Recover=*/false); },
+          [&](size_t T) {
+            const CompileJob &Job = Jobs[Tasks[T].first];
+            std::string Command = "cd " + Job.Directory + " &&";
+            for (const std::string &A : Job.Args)
+              Command += " " + A;
+            return IsolatedTask{Job.File, Command};
+          },
+          IOpts);
+      for (size_t T = 0; T < Tasks.size(); ++T)
+        Finish(T, std::move(Out[T]));
+      return;
+    }
     static std::once_flag CrashRecoveryOnce;
     std::call_once(CrashRecoveryOnce,
                    [] { llvm::CrashRecoveryContext::Enable(); });
-    auto RunJob = [&](size_t I) {
-      Results[I] = analyzeTu(Jobs[I], Opts, ProjectRoot, Configs,
-                             /*Recover=*/true);
-      Progress(I);
+    std::vector<TranslationUnitResult> Out(Tasks.size());
+    auto RunOne = [&](size_t T) {
+      Out[T] = Work(T, /*Recover=*/true);
+      if (!Tasks[T].second)
+        Progress(Tasks[T].first);
     };
-    if (Parallel <= 1) {
-      for (size_t I = 0; I < Jobs.size(); ++I)
-        RunJob(I);
+    unsigned Threads = std::min<unsigned>(Parallel, Tasks.size());
+    if (Threads <= 1) {
+      for (size_t T = 0; T < Tasks.size(); ++T)
+        RunOne(T);
     } else {
-      llvm::StdThreadPool Pool(llvm::hardware_concurrency(Parallel));
-      for (size_t I = 0; I < Jobs.size(); ++I)
-        Pool.async([&, I] { RunJob(I); });
+      llvm::StdThreadPool Pool(llvm::hardware_concurrency(Threads));
+      for (size_t T = 0; T < Tasks.size(); ++T)
+        Pool.async([&, T] { RunOne(T); });
       Pool.wait();
     }
-  }
+    for (size_t T = 0; T < Tasks.size(); ++T)
+      Finish(T, std::move(Out[T]));
+  };
+  std::vector<Task> Phase;
+  for (size_t I : Builders)
+    Phase.push_back({I, true});
+  for (size_t I : First)
+    Phase.push_back({I, false});
+  RunTasks(Phase);
+  Speed.afterBuilds();
+  Phase.clear();
+  for (size_t I : Second)
+    Phase.push_back({I, false});
+  RunTasks(Phase);
+  Speed.finish(Results);
 
   std::set<std::string> FatalSeen(Fatal.begin(), Fatal.end());
+  for (bool Hit : FromCache)
+    S.CacheHits += Hit;
   for (TranslationUnitResult &R : Results) {
     for (std::string &E : R.ToolErrors)
       if (FatalSeen.insert(E).second)
@@ -602,6 +478,7 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       Result.Errors.push_back(std::move(E));
     S.SuppressedByNoLint += R.SuppressedByNoLint;
     S.RemovedByHeaderFilter += R.HeaderFiltered;
+    S.PreambleUsers += R.UsedPreamble;
     for (Finding &F : R.Findings)
       Result.Findings.push_back(std::move(F));
   }

@@ -5,11 +5,11 @@
 // agree on compilation-database lookup, flag clean-up, config files, rule
 // selection, NOLINT suppressions, baselines and filters.
 //
-// Steps kept separate so a later version can share one parsed preamble
-// between translation units: compile commands are resolved first
-// (resolveCompileCommands), each TU is then parsed and analyzed on its own
-// (one clang::tooling::ClangTool per TU, in a thread pool), and filtering /
-// output happen on plain Finding data afterwards.
+// Compile commands are resolved first (resolveCompileCommands), --shard
+// picks this shard's TUs, the result cache replays unchanged TUs, the rest
+// are parsed and analyzed (one clang::tooling::ClangTool per TU, in a thread
+// pool, sharing precompiled preambles), and filtering / output happen on
+// plain Finding data afterwards.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -17,6 +17,7 @@
 #include "Finding.h"
 #include "report/Output.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -94,6 +95,22 @@ struct DriverOptions {
   /// Done in [1, Total], File = the TU's main file.
   std::function<void(unsigned Done, unsigned Total, const std::string &File)>
       Progress;
+
+  //--- Speed (Preamble.h, ResultCache.h, Shard.h) --------------------------
+  /// Auto: TUs with the same preamble share one precompiled preamble (and a
+  /// preamble kept in the cache directory is reused). Always: also build one
+  /// for a single TU (tests). Off: --no-preamble-sharing.
+  enum class PreambleSharing { Auto, Always, Off };
+  PreambleSharing Preambles = PreambleSharing::Auto;
+  /// --cache-dir; empty = $XDG_CACHE_HOME/distlint. --no-cache: UseCache off.
+  std::string CacheDir;
+  bool UseCache = true;
+  /// --cache-size: least recently used entries go beyond it.
+  uint64_t CacheMaxBytes = 5ull << 30;
+  /// --remote-storage: ccache-style URL (http://..., redis://...[|read-only]).
+  std::string RemoteStorage;
+  /// --shard K/N (1-based K): analyze only this shard's TUs. N = 0: all.
+  unsigned ShardIndex = 0, ShardCount = 0;
 };
 
 /// A resolved compile command for one source file.
@@ -131,6 +148,8 @@ struct RunStats {
   unsigned RemovedByBaseline = 0;
   unsigned RemovedByFilters = 0; ///< --line-filter and --diff.
   unsigned RemovedByHeaderFilter = 0; ///< -header-filter and the config's.
+  unsigned CacheHits = 0;     ///< TUs replayed from the result cache.
+  unsigned PreambleUsers = 0; ///< TUs parsed on a shared preamble.
 };
 
 /// The whole pipeline: resolve commands, parse and analyze each TU (in

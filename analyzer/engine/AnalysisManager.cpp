@@ -1,5 +1,6 @@
 //===- AnalysisManager.cpp ------------------------------------------------===//
 #include "engine/AnalysisManager.h"
+#include "engine/ast/Names.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/cfg/FailStop.h"
 #include "engine/uniformity/UniformityAnalysis.h"
@@ -64,6 +65,12 @@ Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Factories whose first template argument is the type they construct.
+bool isMakeFunction(llvm::StringRef Name) {
+  return Name == "make_shared" || Name == "make_unique" ||
+         Name == "make_intrusive";
+}
+
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   Collector(Engine &E, AnalysisManager &P) : E(E), P(P) {}
@@ -151,8 +158,7 @@ private:
         if (const TemplateArgumentList *TA = F->getTemplateSpecializationArgs())
           if (TA->size() >= 1 &&
               TA->get(0).getKind() == TemplateArgument::Type &&
-              (F->getName() == "make_shared" || F->getName() == "make_unique" ||
-               F->getName() == "make_intrusive"))
+              isMakeFunction(identifierName(F)))
             T = TA->get(0).getAsType();
     } else if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       if (const auto *Src = dyn_cast<VarDecl>(DR->getDecl()))
@@ -313,8 +319,7 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     auto A = AtExit.find(PD);
     if (A != AtExit.end() && A->second.Vary)
       Sum.VaryingOutParams.push_back({I, A->second.Origin});
-    else if (A != AtExit.end() && !A->second.Params &&
-             A->second.UniformContent)
+    else if (A != AtExit.end() && !A->second.Params && A->second.UniformContent)
       R->UniformOutParams.push_back(I);
   }
   // No-return: the exit is unreachable from the entry except through

@@ -3,6 +3,7 @@
 #include "fixes/FixText.h"
 
 #include "engine/Engine.h"
+#include "engine/ast/Names.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -59,7 +60,7 @@ struct UseFinder : RecursiveASTVisitor<UseFinder> {
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *FD = C->getDirectCallee())
       if (FD->isInStdNamespace() &&
-          (FD->getName() == "move" || FD->getName() == "forward"))
+          (identifierName(FD) == "move" || identifierName(FD) == "forward"))
         Moves = true;
     return true;
   }
@@ -95,7 +96,8 @@ std::vector<FixItHint> insertSetEpoch(Engine &E, const Expr *Factory,
       continue;
     DeclBlock = Block;
     auto It = llvm::find(Block->body(), S);
-    if (DeclBlock != FactoryBlock || !FactoryStmt || std::next(It) == Block->body_end())
+    if (DeclBlock != FactoryBlock || !FactoryStmt ||
+        std::next(It) == Block->body_end())
       return {};
     if (auto H = insertLineBefore(Ctx, *std::next(It), Call))
       return {*H};
@@ -120,8 +122,8 @@ std::vector<FixItHint> moveLoaderIntoEpochLoop(Engine &E, const Expr *Factory,
   if (!DS || !DS->isSingleDecl())
     return {};
   const auto *Loader = dyn_cast<VarDecl>(DS->getSingleDecl());
-  if (!Loader || !SM.isBeforeInTranslationUnit(Sampler->getLocation(),
-                                               DS->getBeginLoc()))
+  if (!Loader ||
+      !SM.isBeforeInTranslationUnit(Sampler->getLocation(), DS->getBeginLoc()))
     return {};
   // The loop must follow the declaration in the same block, and the loader
   // must be used only inside the loop; its arguments must survive being
@@ -160,8 +162,8 @@ std::vector<FixItHint> moveLoaderIntoEpochLoop(Engine &E, const Expr *Factory,
   size_t LineStart = Buffer.rfind('\n', Begin ? Begin - 1 : 0);
   LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
   size_t LineEnd = Buffer.find('\n', End);
-  if (!Buffer.slice(LineStart, Begin).trim().empty() || LineEnd == StringRef::npos ||
-      !Buffer.slice(End, LineEnd).trim().empty())
+  if (!Buffer.slice(LineStart, Begin).trim().empty() ||
+      LineEnd == StringRef::npos || !Buffer.slice(End, LineEnd).trim().empty())
     return {};
   StringRef DeclText = Buffer.slice(Begin, End);
   // Re-indent continuation lines by the difference of the two blocks.
@@ -186,10 +188,10 @@ std::vector<FixItHint> moveLoaderIntoEpochLoop(Engine &E, const Expr *Factory,
   std::vector<FixItHint> Out;
   Out.push_back(FixItHint::CreateRemoval(CharSourceRange::getCharRange(
       SM.getComposedLoc(FID, LineStart), SM.getComposedLoc(FID, LineEnd + 1))));
-  std::string Text =
-      HasSetEpoch ? Moved
-                  : memberAccess(Sampler) + "set_epoch(" +
-                        Epoch->getNameAsString() + ");\n" + NewIndent + Moved;
+  std::string Text = HasSetEpoch ? Moved
+                                 : memberAccess(Sampler) + "set_epoch(" +
+                                       Epoch->getNameAsString() + ");\n" +
+                                       NewIndent + Moved;
   std::optional<FixItHint> Insert =
       HasSetEpoch && std::next(Block->body_begin()) != Block->body_end()
           ? insertLineBefore(Ctx, *std::next(Block->body_begin()), Text)

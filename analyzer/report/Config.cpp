@@ -121,8 +121,11 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
   InheritParent = false;
   auto Fail = [&](llvm::yaml::Node *N, const std::string &Msg) {
     unsigned Line = 0;
-    if (N)
-      Line = SM.getLineAndColumn(N->getSourceRange().Start).first;
+    // Nodes the parser made up after an error (an empty value) may point
+    // outside the text: only a location inside it has a line.
+    llvm::SMLoc At = N ? N->getSourceRange().Start : llvm::SMLoc();
+    if (At.isValid() && SM.FindBufferContainingLoc(At))
+      Line = SM.getLineAndColumn(At).first;
     Error = FileName.str() + (Line ? ":" + std::to_string(Line) : "") + ": " +
             Msg;
     return false;

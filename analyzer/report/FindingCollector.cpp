@@ -18,14 +18,7 @@ FindingCollector::FindingCollector(CollectorOptions O) : Opts(std::move(O)) {}
 FindingCollector::~FindingCollector() = default;
 
 bool FindingCollector::isUserFile(llvm::StringRef Path) const {
-  if (!Opts.ProjectRoot.empty() && isUnder(Path, Opts.ProjectRoot))
-    return true;
-  // Headers installed by the system or a package manager are not the
-  // user's code even when included with -I instead of -isystem.
-  for (llvm::StringRef Prefix : {"/usr", "/opt", "/nix/store"})
-    if (isUnder(Path, Prefix))
-      return false;
-  return true;
+  return isUserPath(Path, Opts.ProjectRoot);
 }
 
 FileSuppressions &
@@ -40,12 +33,23 @@ FindingCollector::suppressionsFor(FileID FID, const SourceManager &SM) {
   return *Slot;
 }
 
+SourceLocation FindingCollector::fromPreamble(SourceLocation Loc,
+                                             const SourceManager &SM) const {
+  if (!PreambleMap || Loc.isInvalid() || !Loc.isFileID())
+    return Loc;
+  auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  if (FID.isInvalid() || FID != SM.getPreambleFileID())
+    return Loc;
+  return SM.getComposedLoc(SM.getMainFileID(), PreambleMap(Offset));
+}
+
 bool FindingCollector::isSuppressed(SourceLocation Loc, llvm::StringRef Rule,
                                     const SourceManager &SM) {
   // Like clang-tidy: look at the spelling location, then walk up the macro
   // expansion chain, so a NOLINT at the macro use or in its definition works.
   while (Loc.isValid()) {
-    auto [FID, Offset] = SM.getDecomposedSpellingLoc(Loc);
+    auto [FID, Offset] =
+        SM.getDecomposedLoc(fromPreamble(SM.getSpellingLoc(Loc), SM));
     if (SM.getFileEntryRefForID(FID) &&
         suppressionsFor(FID, SM).suppresses(Offset, Rule))
       return true;
@@ -60,7 +64,7 @@ bool FindingCollector::toLocation(SourceLocation Loc, const SourceManager &SM,
                                   Location &Out) const {
   if (Loc.isInvalid())
     return false;
-  SourceLocation Exp = SM.getExpansionLoc(Loc);
+  SourceLocation Exp = fromPreamble(SM.getExpansionLoc(Loc), SM);
   FileID FID = SM.getFileID(Exp);
   OptionalFileEntryRef File = SM.getFileEntryRefForID(FID);
   if (!File)
@@ -153,8 +157,8 @@ bool FindingCollector::toReplacements(const std::vector<FixItHint> &Hints,
       R = CharSourceRange::getCharRange(
           R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM,
                                                    LangOptions()));
-    auto [FID, Begin] = SM.getDecomposedLoc(R.getBegin());
-    auto [EndFID, End] = SM.getDecomposedLoc(R.getEnd());
+    auto [FID, Begin] = SM.getDecomposedLoc(fromPreamble(R.getBegin(), SM));
+    auto [EndFID, End] = SM.getDecomposedLoc(fromPreamble(R.getEnd(), SM));
     Location L;
     if (FID != EndFID || End < Begin || !toLocation(R.getBegin(), SM, L) ||
         SM.isInSystemHeader(R.getBegin()) || !isUserFile(L.File))
@@ -212,7 +216,7 @@ static std::vector<RawNote> macroBacktrace(SourceLocation Loc,
 void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   if (Raw.Loc.isInvalid())
     return;
-  SourceLocation Exp = SM.getExpansionLoc(Raw.Loc);
+  SourceLocation Exp = fromPreamble(SM.getExpansionLoc(Raw.Loc), SM);
   if (SM.isInSystemHeader(Exp))
     return;
   Finding F;
@@ -257,7 +261,9 @@ void FindingCollector::finishTranslationUnit(const SourceManager &SM) {
   // Iterate in a fixed order: DenseMap order depends on FileID values only,
   // but sorting afterwards keeps the output independent of it anyway.
   for (auto &[FID, Supp] : NoLints) {
-    if (Supp->unmatched().empty() || !SM.getFileEntryRefForID(FID))
+    // The preamble's text is the main file's: reported there.
+    if (Supp->unmatched().empty() || !SM.getFileEntryRefForID(FID) ||
+        (PreambleMap && FID == SM.getPreambleFileID()))
       continue;
     for (const NoLintToken &T : Supp->unmatched()) {
       SourceLocation Loc = SM.getComposedLoc(FID, T.Offset);

@@ -52,6 +52,13 @@ public:
   /// Lets fingerprints use the enclosing function's name. Optional.
   void setASTContext(const clang::ASTContext *Ctx) { AST = Ctx; }
 
+  /// For a TU parsed on a shared preamble: maps an offset in the preamble's
+  /// FileID (the main file it was built from) to this TU's main file, so
+  /// locations and NOLINT lookups are the same as without the preamble.
+  void setPreambleOffsetMap(std::function<unsigned(unsigned)> Map) {
+    PreambleMap = std::move(Map);
+  }
+
   void report(RawFinding F, const clang::SourceManager &SM) override;
 
   /// Reports unmatched NOLINTBEGIN/NOLINTEND in the main file and in every
@@ -85,8 +92,13 @@ private:
   void addFinding(Finding F, clang::SourceLocation ExpansionLoc,
                   const clang::SourceManager &SM);
 
+  /// Loc itself, or its place in the main file if it lies in the preamble.
+  clang::SourceLocation fromPreamble(clang::SourceLocation Loc,
+                                     const clang::SourceManager &SM) const;
+
   CollectorOptions Opts;
   const clang::ASTContext *AST = nullptr;
+  std::function<unsigned(unsigned)> PreambleMap;
   llvm::DenseMap<clang::FileID, std::unique_ptr<FileSuppressions>> NoLints;
   std::vector<Finding> Findings;
   unsigned Suppressed = 0;

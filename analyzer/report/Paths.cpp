@@ -39,6 +39,15 @@ std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root) {
   return Path.substr(R.size() + 1).str();
 }
 
+bool isUserPath(llvm::StringRef Path, llvm::StringRef ProjectRoot) {
+  if (!ProjectRoot.empty() && isUnder(Path, ProjectRoot))
+    return true;
+  for (llvm::StringRef Prefix : {"/usr", "/opt", "/nix/store"})
+    if (isUnder(Path, Prefix))
+      return false;
+  return true;
+}
+
 std::string findGitRoot(llvm::StringRef Dir) {
   llvm::SmallString<256> Cur(normalizePath(Dir));
   while (!Cur.empty()) {

@@ -18,6 +18,11 @@ std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root);
 /// True if Path is Root or lies under it.
 bool isUnder(llvm::StringRef Path, llvm::StringRef Root);
 
+/// Is this (absolute, normalized) path user code rather than an installed
+/// third-party file? Files under ProjectRoot always are; files under /usr,
+/// /opt or /nix/store otherwise are not, even when included with -I.
+bool isUserPath(llvm::StringRef Path, llvm::StringRef ProjectRoot);
+
 /// The git top-level containing Dir, or "" if there is none (checks for a
 /// .git entry walking up; no git process is started).
 std::string findGitRoot(llvm::StringRef Dir);

@@ -144,6 +144,20 @@ bool readAll(Reader &R, TranslationUnitResult &Out) {
   if (!R.u32(Suppressed))
     return false;
   Out.HeaderFiltered = Suppressed;
+  if (!R.count(N, MinString))
+    return false;
+  Out.IncludeClosure.resize(N);
+  for (std::string &F : Out.IncludeClosure)
+    if (!R.str(F))
+      return false;
+  uint32_t Ms;
+  uint8_t Preamble;
+  if (!R.u32(Ms) || !R.u8(Preamble))
+    return false;
+  if (Preamble > 1)
+    return R.fail("bad preamble flag " + std::to_string(Preamble));
+  Out.Milliseconds = Ms;
+  Out.UsedPreamble = Preamble == 1;
   if (!R.atEnd())
     return R.fail("trailing data");
   return true;
@@ -186,6 +200,11 @@ std::string serializeResult(const TranslationUnitResult &R) {
     W.str(E);
   W.u32(R.SuppressedByNoLint);
   W.u32(R.HeaderFiltered);
+  W.u32(static_cast<uint32_t>(R.IncludeClosure.size()));
+  for (const std::string &F : R.IncludeClosure)
+    W.str(F);
+  W.u32(R.Milliseconds);
+  W.u8(R.UsedPreamble ? 1 : 0);
   return std::move(W.Out);
 }
 

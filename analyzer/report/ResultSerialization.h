@@ -16,7 +16,9 @@
 //             u32 note count, each {loc, str message}, str fingerprint}
 //   errors:   u32 count, each {str file, str message}
 //   tool errors: u32 count, each str
-//   u32 suppressed-by-NOLINT count
+//   u32 suppressed-by-NOLINT count, u32 header-filtered count
+//   include closure: u32 count, each str
+//   u32 analysis milliseconds, u8 parsed-on-a-shared-preamble
 // where str = u32 byte length + bytes and loc = {str file, u32 line,
 // u32 column}. Trailing bytes are an error.
 //
@@ -43,10 +45,17 @@ struct TranslationUnitResult {
   unsigned SuppressedByNoLint = 0;
   /// Findings dropped by -header-filter / -exclude-header-filter.
   unsigned HeaderFiltered = 0;
+  /// Absolute paths of every file the parse read, for the result cache's
+  /// manifest (driver/ResultCache.h); empty when nothing was parsed.
+  std::vector<std::string> IncludeClosure;
+  /// How long the analysis took (the cache's cost for --shard balancing).
+  unsigned Milliseconds = 0;
+  /// Parsed on a shared precompiled preamble (driver/Preamble.h).
+  bool UsedPreamble = false;
 };
 
 /// Bumped on any layout change; readers reject other versions.
-constexpr unsigned ResultFormatVersion = 2;
+constexpr unsigned ResultFormatVersion = 3;
 
 std::string serializeResult(const TranslationUnitResult &R);
 

@@ -26,6 +26,10 @@ TranslationUnitResult sample() {
   R.Errors.push_back({"/repo/src/broken.cpp", "analysis crashed: SIGSEGV"});
   R.ToolErrors.push_back("malformed .distlint.yaml");
   R.SuppressedByNoLint = 7;
+  R.HeaderFiltered = 2;
+  R.IncludeClosure = {"/repo/src/train.cpp", "/usr/include/torch/torch.h"};
+  R.Milliseconds = 1234;
+  R.UsedPreamble = true;
   return R;
 }
 
@@ -55,6 +59,10 @@ void expectEqual(const TranslationUnitResult &A,
   }
   EXPECT_EQ(A.ToolErrors, B.ToolErrors);
   EXPECT_EQ(A.SuppressedByNoLint, B.SuppressedByNoLint);
+  EXPECT_EQ(A.HeaderFiltered, B.HeaderFiltered);
+  EXPECT_EQ(A.IncludeClosure, B.IncludeClosure);
+  EXPECT_EQ(A.Milliseconds, B.Milliseconds);
+  EXPECT_EQ(A.UsedPreamble, B.UsedPreamble);
 }
 } // namespace
 

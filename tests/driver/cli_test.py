@@ -53,8 +53,10 @@ class Env:
         return p.returncode, p.stdout, p.stderr
 
     def lint(self, files, extra=(), cwd=None):
-        """distlint [extra] files -- default flags"""
-        return self.run(list(extra) + list(files) + ["--"] + self.flags, cwd=cwd)
+        """distlint --no-cache [extra] files -- default flags (no result cache:
+        every case analyzes, e.g. -j 2 is not a replay of -j 1)"""
+        return self.run(["--no-cache"] + list(extra) + list(files) + ["--"] + self.flags,
+                        cwd=cwd)
 
     def json(self, files, extra=(), cwd=None):
         rc, out, err = self.lint(files, ["--format=json"] + list(extra), cwd=cwd)

@@ -34,13 +34,14 @@ def finding_keys(findings):
 
 
 def run_distlint(args, files, flags):
-    cmd = [args.distlint, "--format=json", "-j", "1"] + files + ["--"] + flags
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    if p.returncode not in (0, 1) and not p.stdout.strip():
+    # One run per flag set on shared preambles, saved for (or reused from)
+    # testdata.shared_preambles, which checks it against the runs without.
+    run = lib.shared_run(args.distlint, files, flags, args.distlint_reports,
+                         args.timeout)
+    if run["report"] is None:
         raise RuntimeError("distlint failed (%d): %s\n%s" %
-                           (p.returncode, " ".join(cmd), p.stderr))
-    data = json.loads(p.stdout)
-    return data["findings"], data.get("errors", [])
+                           (run["exit"], " ".join(files), run["stderr"]))
+    return run["report"]["findings"], run["report"].get("errors", [])
 
 
 def run_clang_tidy(args, files, flags):
@@ -99,6 +100,9 @@ def main():
     ap.add_argument("--testdata", default=os.path.join(lib.REPO, "testdata"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--distlint-reports",
+                    help="directory where the distlint runs are saved for "
+                         "testdata.shared_preambles")
     args = ap.parse_args()
     args.distlint = os.path.realpath(args.distlint)
 

@@ -4,6 +4,7 @@ Parses testdata files the way the testdata harness does (default flags,
 `// distlint-args:` lines, `// expect:` annotations) and parses clang-style
 text diagnostics.
 """
+import json
 import os
 import re
 import shlex
@@ -38,6 +39,45 @@ def testdata_cases(root=None):
             if name.endswith((".cpp", ".cc", ".cxx", ".cu")):
                 cases.append(os.path.join(dirpath, name))
     return sorted(cases)
+
+
+def shared_run_name(files, flags):
+    """File name of the saved report of one distlint run over files with
+    flags (see shared_run)."""
+    import hashlib
+    key = json.dumps([sorted(os.path.realpath(f) for f in files), list(flags)])
+    return "run-" + hashlib.sha256(key.encode()).hexdigest()[:20] + ".json"
+
+
+def shared_run(distlint, files, flags, save_dir=None, timeout=900):
+    """One distlint run over files (one flag set) with preamble sharing on and
+    no result cache: {"report": JSON report or None, "stderr": ..., "exit":
+    status}. With save_dir, a run saved there by this build's binary (newer
+    than it, same files and flags) is reused, and a new run is saved: the
+    testdata tests (testdata.shared_preambles, integrations.tidy_plugin_agrees)
+    need this run once, not once each."""
+    path = os.path.join(save_dir, shared_run_name(files, flags)) if save_dir else None
+    if path and os.path.exists(path) and os.path.getmtime(path) >= os.path.getmtime(distlint):
+        with open(path) as fh:
+            saved = json.load(fh)
+        if saved.get("files") == list(files) and saved.get("flags") == list(flags):
+            return saved
+    import subprocess
+    cmd = [distlint, "--format=json", "--quiet", "--verbose", "--no-cache", "-j", "2"]
+    p = subprocess.run(cmd + list(files) + ["--"] + list(flags), capture_output=True,
+                       text=True, timeout=timeout)
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        report = None
+    run = {"files": list(files), "flags": list(flags), "report": report,
+           "stderr": p.stderr, "exit": p.returncode, "command": cmd}
+    if path and report is not None:
+        os.makedirs(save_dir, exist_ok=True)
+        with open(path + ".tmp", "w") as fh:
+            json.dump(run, fh)
+        os.replace(path + ".tmp", path)
+    return run
 
 
 def compile_flags(path):

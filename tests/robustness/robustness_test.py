@@ -65,7 +65,10 @@ class Env:
         return path
 
     def run(self, args, stdin=None, timeout=300):
-        p = subprocess.run([self.distlint] + args, input=stdin, capture_output=True,
+        # No result cache: every case analyzes its good file beside the bad
+        # input (tests/speed/cache_test.py covers crashes with the cache).
+        p = subprocess.run([self.distlint, "--no-cache"] + args, input=stdin,
+                           capture_output=True,
                            cwd=self.tmp, timeout=timeout)
         return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 

@@ -183,96 +183,44 @@ def compare_findings(program, report, errors):
     return problems
 
 
-def run_distlint(distlint, program, flags, extra_args=()):
-    """Analyzes one program; returns (report restricted to it, errors)."""
-    cmd = [distlint, "--format=json", "--quiet", "-j", "1"]
-    cmd += ["--extra-arg=" + a for a in extra_args]
-    cmd += [str(program.path), "--"] + flags
+def run_distlint(distlint, paths, flags, extra=()):
+    """One distlint run over paths (--no-cache: the stage measures analysis);
+    returns (report, stderr, a problem line or None)."""
+    cmd = [distlint, "--format=json", "--quiet", "--no-cache"] + list(extra)
+    cmd += [str(p) for p in paths] + ["--"] + flags
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     try:
         report = json.loads(proc.stdout)
     except ValueError:
-        return {"findings": []}, ["distlint exited %d without JSON output: %s" % (
-            proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1])]
-    errors = ["%s: %s" % (e.get("file"), e.get("message"))
-              for e in report.get("errors", [])]
-    want = 2 if errors else (1 if report.get("findings") else 0)
+        return {"findings": [], "errors": []}, proc.stderr, (
+            "distlint exited %d without JSON output: %s" % (
+                proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1]))
+    want = 2 if report.get("errors") else (1 if report.get("findings") else 0)
+    problem = None
     if proc.returncode != want:
-        errors.append("exit status %d, expected %d" % (proc.returncode, want))
-    return report, errors
+        problem = "exit status %d, expected %d" % (proc.returncode, want)
+    return report, proc.stderr, problem
 
 
-class AnalysisPch:
-    """A precompiled support/torch_pch.h for the real-header analysis.
+def part_of(program, report):
+    """The report's findings and errors of this program's own file."""
+    main = os.path.realpath(program.path)
+    return {"findings": [f for f in report.get("findings", [])
+                         if os.path.realpath(f.get("file", "")) == main],
+            "errors": ["%s: %s" % (e.get("file"), e.get("message"))
+                       for e in report.get("errors", [])
+                       if os.path.realpath(e.get("file", "")) == main]}
 
-    Parsing <torch/torch.h> is ~85% of analyzing a small LibTorch program
-    (~18 s of CPU -> ~3 s with the PCH). The PCH is built by clang++-19 from
-    the same headers and flags as the program (one per distinct
-    `distlint-args`), so the analyzed AST is the same; it is passed with
-    --extra-arg because distlint drops -include-pch from compile commands.
-    Trade-off: the force-included header would hide a program's missing
-    #include of one of those headers (the testdata harness, which parses
-    without a PCH against testdata/include, still catches that). If distlint
-    cannot read the PCH (another Clang build), the analysis runs without."""
 
-    def __init__(self, work, version, include, distlint, enabled=True):
-        self.work = Path(work).resolve() / "analysis-pch"
-        self.version, self.include, self.distlint = version, include, distlint
-        self.enabled = enabled and bool(shutil.which("clang++-19"))
-        self.built = {}
-        self.lock = threading.Lock()
-
-    def _build(self, program_args):
-        flags = real_header_flags(self.version, self.include) + list(program_args)
-        header = SUPPORT / "torch_pch.h"
-        probe = subprocess.run(["clang++-19", "--version"], capture_output=True,
-                               text=True).stdout
-        version_file = (self.include / "torch/csrc/api/include/torch/version.h"
-                        if self.include else
-                        TORCH_API_INCLUDE / "torch/version.h")
-        key = sha(header.read_bytes(), flags, probe,
-                  version_file.read_bytes() if version_file.exists() else b"")
-        out = self.work / ("torch-%s-%s.pch" % (self.version, key))
-        if not out.exists():
-            self.work.mkdir(parents=True, exist_ok=True)
-            t0 = time.time()
-            tmp = out.with_name(out.name + ".tmp")
-            proc = subprocess.run(
-                ["clang++-19"] + flags + ["-Xclang", "-fpch-instantiate-templates",
-                                          "-x", "c++-header", str(header), "-o",
-                                          str(tmp)], capture_output=True, text=True)
-            if proc.returncode != 0:
-                log("note: no analysis PCH (%s); analyzing without" %
-                    (proc.stderr.strip().splitlines() or ["?"])[-1])
-                return None
-            tmp.rename(out)
-            log("analysis PCH for LibTorch %s built in %.0f s" % (
-                self.version, time.time() - t0))
-        extra = ["-include-pch", str(out), "-include", str(header)]
-        # distlint must be able to read it (same Clang as clang++-19).
-        probe_src = self.work / "pch_probe.cpp"
-        probe_src.write_text("int main() { return 0; }\n")
-        proc = subprocess.run(
-            [self.distlint, "--format=json", "--quiet"] +
-            ["--extra-arg=" + a for a in extra] + [str(probe_src), "--"] + flags,
-            capture_output=True, text=True)
-        try:
-            usable = proc.returncode == 0 and not json.loads(proc.stdout)["errors"]
-        except (ValueError, KeyError):
-            usable = False
-        if not usable:
-            log("note: distlint cannot use the analysis PCH; analyzing without")
-            return None
-        return extra
-
-    def extra_args(self, program_args):
-        if not self.enabled:
-            return []
-        key = tuple(program_args)
-        with self.lock:
-            if key not in self.built:
-                self.built[key] = self._build(program_args) or []
-            return self.built[key]
+def unshared_sample(programs, count):
+    """A representative subset for the run without sharing: the programs
+    spread evenly over the sorted list (so every rule directory and both
+    clean and buggy programs tend to be in), at most count."""
+    if count <= 0 or not programs:
+        return []
+    ordered = sorted(programs, key=lambda p: p.rel)
+    step = len(ordered) / min(count, len(ordered))
+    return [ordered[int(i * step)] for i in range(min(count, len(ordered)))]
 
 
 def fetch_torch2(work):
@@ -287,6 +235,11 @@ def fetch_torch2(work):
 
 
 def cmd_headers(args):
+    """Issue 6 + 14: the programs against real LibTorch headers, one distlint
+    run per flag set with preamble sharing on (the default: the programs
+    parse on shared precompiled preambles of their leading includes); then a
+    sample of them alone with --no-preamble-sharing, which must report the
+    same findings (rule, place, message, notes, fingerprint)."""
     version = args.libtorch
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -309,35 +262,95 @@ def cmd_headers(args):
     if not CUDA_INCLUDE.is_dir():
         skipped = [p for p in programs if p.uses_cuda]
         programs = [p for p in programs if not p.uses_cuda]
-    passed = failed = 0
+    passed = failed = shared = known = 0
+    gaps = harness.known_gaps(str(REPO))
     start = time.time()
-    pch = AnalysisPch(work, version, include, args.distlint,
-                      enabled=not args.no_pch)
-
-    def analyze(program):
+    groups = {}
+    for program in programs:
+        groups.setdefault(tuple(program.args), []).append(program)
+    parts = {}
+    for program_args, group in sorted(groups.items()):
+        flags = real_header_flags(version, include) + list(program_args)
         t0 = time.time()
-        flags = real_header_flags(version, include) + program.args
-        report, errors = run_distlint(args.distlint, program, flags,
-                                      pch.extra_args(program.args))
-        return program, compare_findings(program, report, errors), time.time() - t0
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for program, problems, seconds in pool.map(analyze, programs):
-            if problems:
+        report, stderr, problem = run_distlint(
+            args.distlint, [p.path for p in group], flags,
+            ["--verbose", "-j", str(args.jobs)])
+        users = sum("shares preamble" in l for l in stderr.splitlines())
+        shared += users
+        log("%d program(s) with flags %s: %.0f s, %d parsed on a shared preamble" % (
+            len(group), " ".join(program_args) or "(default)", time.time() - t0, users))
+        mains = {os.path.realpath(p.path) for p in group}
+        for finding in report.get("findings", []):
+            if os.path.realpath(finding.get("file", "")) not in mains:
                 failed += 1
-                log("FAIL %s (LibTorch %s headers, %.0f s)" % (program.rel, version,
-                                                             seconds))
-                for problem in problems:
-                    log("    " + problem)
+                log("FAIL: finding outside the programs: %s:%s %s" % (
+                    finding.get("file"), finding.get("line"), finding.get("rule")))
+        for program in group:
+            part = part_of(program, report)
+            parts[program.rel] = part
+            problems = compare_findings(program, part, part["errors"] +
+                                        ([problem] if problem else []))
+            if os.path.realpath(program.path) in gaps:
+                if problems and not part["errors"]:
+                    known += 1
+                    log("gap  %s (testdata/KNOWN_GAPS.txt; still %s)" % (
+                        program.rel, problems[0]))
+                else:
+                    failed += 1
+                    log("FAIL %s: a known gap %s" % (program.rel, (
+                        "that does not parse: " + problems[0]) if problems else
+                        "that passes now: remove it from testdata/KNOWN_GAPS.txt"))
+            elif problems:
+                failed += 1
+                log("FAIL %s (LibTorch %s headers)" % (program.rel, version))
+                for p in problems:
+                    log("    " + p)
             else:
                 passed += 1
-                log("ok   %s (%d findings, %.0f s)" % (
-                    program.rel, len(program.expected), seconds))
+                log("ok   %s (%d findings)" % (program.rel, len(program.expected)))
+    shared_seconds = time.time() - start
+    log("analyzed %d programs against LibTorch %s headers on shared preambles in "
+        "%.0f s; %d parsed on a shared preamble" % (
+            len(programs), version, shared_seconds, shared))
+    if programs and not shared:
+        failed += 1
+        log("FAIL: no program was parsed on a shared preamble")
+
+    # The same programs without sharing: a sample (each parses all of
+    # LibTorch's headers itself, ~4x the time of a program on the preamble).
+    sample = unshared_sample(programs, args.unshared_sample)
+    t0 = time.time()
+
+    def alone(program):
+        flags = real_header_flags(version, include) + program.args
+        report, _, problem = run_distlint(args.distlint, [program.path], flags,
+                                          ["--no-preamble-sharing", "-j", "1"])
+        return program, part_of(program, report), problem
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for program, part, problem in pool.map(alone, sample):
+            with_sharing = parts[program.rel]
+            same = (sorted(json.dumps(f, sort_keys=True) for f in part["findings"]) ==
+                    sorted(json.dumps(f, sort_keys=True)
+                           for f in with_sharing["findings"]) and
+                    part["errors"] == with_sharing["errors"] and not problem)
+            if same:
+                log("same %s without sharing (%d findings)" % (
+                    program.rel, len(part["findings"])))
+            else:
+                failed += 1
+                log("FAIL %s: without sharing the report differs%s:\n    without: %s\n"
+                    "    with:    %s" % (program.rel, " (%s)" % problem if problem else "",
+                                         json.dumps(part), json.dumps(with_sharing)))
+    log("compared %d of %d programs without sharing in %.0f s" % (
+        len(sample), len(programs), time.time() - t0))
     for program in skipped:
         log("skip %s: %s missing (CUDA/NCCL headers)" % (program.rel, CUDA_INCLUDE))
-    log("analyzed %d programs against LibTorch %s headers in %.0f s" % (
-        len(programs), version, time.time() - start))
-    log("%d passed, %d failed, %d skipped" % (passed, failed, len(skipped)))
+    log("LibTorch %s stage: %.0f s wall (%.0f s on shared preambles, %.0f s for the "
+        "sample without)" % (version, time.time() - start, shared_seconds,
+                             time.time() - t0))
+    log("%d passed, %d failed, %d skipped, %d known gaps" % (
+        passed, failed, len(skipped), known))
     return 1 if failed or not passed else 0
 
 
@@ -640,19 +653,74 @@ def cmd_gloo(args):
 # The example project
 # --------------------------------------------------------------------------
 
-def configure_examples(build):
+def configure_examples(build, tidy=None, export_dir=None):
     """examples/ as a user builds it, plus minimal line tables (-g1, which
     GCC and Clang both take) so the runtime checker's runs of the same
-    binaries (tests/runtime/torch_e2e.py) report file:line."""
+    binaries (tests/runtime/torch_e2e.py) report file:line. tidy: the
+    CMAKE_CXX_CLANG_TIDY command (issue 14: the lint inside the build)."""
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    extra = []
+    if tidy:
+        extra.append("-DCMAKE_CXX_CLANG_TIDY=" + ";".join(tidy))
+    if export_dir:
+        extra.append("-DCMAKE_CXX_CLANG_TIDY_EXPORT_FIXES_DIR=" + str(export_dir))
     return subprocess.run(["cmake", "-S", str(REPO / "examples"), "-B", str(build),
-                           "-DCMAKE_CXX_FLAGS=-g1"] + generator,
+                           "-DCMAKE_CXX_FLAGS=-g1"] + generator + extra,
                           capture_output=True, text=True)
 
 
-def build_examples(build, jobs):
-    return subprocess.run(["cmake", "--build", str(build), "-j", str(jobs)],
+def build_examples(build, jobs, target=None):
+    return subprocess.run(["cmake", "--build", str(build), "-j", str(jobs)] +
+                          (["--target", target] if target else []),
                           capture_output=True, text=True)
+
+
+BUILD_LOG_FINDING = re.compile(
+    r"^(/[^:\s]+):(\d+):\d+: (?:warning|error): .*\[(distlint-[a-z-]+)")
+
+
+def build_log_findings(text):
+    """(file name, line, rule) of every distlint finding in a build log."""
+    return {(os.path.basename(m.group(1)), int(m.group(2)), m.group(3))
+            for m in map(BUILD_LOG_FINDING.match, text.splitlines()) if m}
+
+
+def cmake_version():
+    out = subprocess.run(["cmake", "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"(\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def check_lint_in_build(check, work, tidy, fixes_dir, build_log, report, jobs):
+    """The plugin's findings in the build log are exactly distlint's own on
+    the same TUs; --warnings-as-errors fails the build."""
+    in_log = build_log_findings(build_log)
+    direct = {(os.path.basename(f["file"]), f["line"], f["rule"])
+              for f in report.get("findings", [])}
+    check(in_log and in_log == direct,
+          "the build log carries the plugin's findings: exactly distlint's (%d)"
+          % len(in_log), "only in the log: %s; only from distlint: %s" % (
+              sorted(in_log - direct), sorted(direct - in_log)))
+    check(not any(f.startswith("train_ddp_fixed") for f, _, _ in in_log),
+          "none for the fixed trainer in the build log")
+    if cmake_version() >= (3, 26):
+        yamls = sorted(os.listdir(fixes_dir)) if fixes_dir.is_dir() else []
+        text = "".join((fixes_dir / f).read_text() for f in yamls)
+        check(len(yamls) == 2 and "DiagnosticName:  distlint-" in text,
+              "CMAKE_CXX_CLANG_TIDY_EXPORT_FIXES_DIR holds one YAML per TU", str(yamls))
+    else:
+        log("skip CMAKE_CXX_CLANG_TIDY_EXPORT_FIXES_DIR: CMake %d.%d < 3.26 ignores it"
+            % cmake_version())
+    # One target is enough to fail the build.
+    strict = work.parent / "examples-werror"
+    proc = configure_examples(strict, tidy + ["--warnings-as-errors=distlint-*"])
+    if proc.returncode == 0:
+        proc = build_examples(strict, jobs, target="ddp_trainer")
+    text = proc.stdout + proc.stderr
+    check(proc.returncode != 0 and re.search(
+        r"error: .*\[distlint-[a-z-]+,-warnings-as-errors\]", text) is not None,
+        "with --warnings-as-errors=distlint-* the build fails, naming the finding",
+        tail(text, 15))
 
 
 def cmd_example(args):
@@ -671,16 +739,33 @@ def cmd_example(args):
             failed += 1
             log("FAIL " + what + (":\n" + detail if detail else ""))
 
+    # Issue 14: the build lints too, with distlint's clang-tidy plugin
+    # through CMAKE_CXX_CLANG_TIDY (and ..._EXPORT_FIXES_DIR, CMake >= 3.26).
+    tidy = None
+    if args.plugin and args.clang_tidy and shutil.which(args.clang_tidy):
+        tidy = [shutil.which(args.clang_tidy), "-load=" + os.path.abspath(args.plugin),
+                "-checks=-*,distlint-*"]
+    else:
+        log("note: no clang-tidy plugin given; the build does not lint")
+    fixes_dir = work.parent / "examples-fixes"
+    shutil.rmtree(fixes_dir, ignore_errors=True)
     start = time.time()
-    proc = configure_examples(work)
+    proc = configure_examples(work, tidy, fixes_dir if tidy else None)
     check(proc.returncode == 0, "cmake configures examples/",
           tail(proc.stdout + proc.stderr, 15))
     if proc.returncode != 0:
         log("%d passed, %d failed, 0 skipped" % (passed, failed))
         return 1
+    if tidy:
+        # A build tree kept from an earlier run would lint nothing.
+        for name in ("train_ddp.cpp", "train_ddp_fixed.cpp"):
+            os.utime(REPO / "examples" / name)
     proc = build_examples(work, args.jobs)
+    build_log = proc.stdout + proc.stderr
     log("example configured and built in %.0f s" % (time.time() - start))
-    check(proc.returncode == 0, "examples/ builds", tail(proc.stdout + proc.stderr, 15))
+    check(proc.returncode == 0, "examples/ builds" +
+          (" with CMAKE_CXX_CLANG_TIDY (findings are warnings)" if tidy else ""),
+          tail(build_log, 15))
     database = work / "compile_commands.json"
     check(database.exists(), "examples/ exports compile_commands.json")
 
@@ -688,8 +773,8 @@ def cmd_example(args):
     # the fixed one (what the README's first command shows).
     if args.distlint and database.exists():
         start = time.time()
-        cmd = [args.distlint, "--format=json", "-p", str(work), "-j", str(args.jobs),
-               "--all"]
+        cmd = [args.distlint, "--format=json", "--no-cache", "-p", str(work), "-j",
+               str(args.jobs), "--all"]
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
         log("example analyzed in %.0f s" % (time.time() - start))
         try:
@@ -715,6 +800,9 @@ def cmd_example(args):
                       ("train_ddp.cpp", "train_ddp_fixed.cpp")]
             check(not others, "no findings elsewhere in examples/",
                   json.dumps(others, indent=1)[:2000])
+            if tidy:
+                check_lint_in_build(check, work, tidy, fixes_dir, build_log,
+                                    report, args.jobs)
 
     builder = Builder(Path(args.work) / "gloo")
     keep_alive = builder.keep_alive_library()
@@ -814,11 +902,14 @@ def main():
     headers = sub.add_parser("headers", parents=[common])
     headers.add_argument("--libtorch", choices=["1.13", "2.x"], required=True)
     headers.add_argument("--distlint", required=True)
-    headers.add_argument("--no-pch", action="store_true",
-                         help="parse <torch/torch.h> in every program")
+    headers.add_argument("--unshared-sample", type=int, default=4,
+                         help="programs also analyzed alone without preamble "
+                              "sharing, compared with the shared run")
     sub.add_parser("gloo", parents=[common])
     example = sub.add_parser("example", parents=[common])
     example.add_argument("--distlint")
+    example.add_argument("--plugin", help="libdistlint-tidy.so: lint inside the build")
+    example.add_argument("--clang-tidy", default="clang-tidy-19")
     sub.add_parser("nccl-headers", parents=[common])
     args = parser.parse_args()
     return {"headers": cmd_headers, "gloo": cmd_gloo, "example": cmd_example,

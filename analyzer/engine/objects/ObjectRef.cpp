@@ -2,6 +2,7 @@
 #include "ObjectRef.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
+#include "engine/ast/Names.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -45,7 +46,7 @@ ObjectRef designatedObject(const Expr *X) {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
         MC && MC->getNumArgs() == 0 && MC->getMethodDecl() &&
         MC->getMethodDecl()->getIdentifier() &&
-        MC->getMethodDecl()->getName() == "get") {
+        identifierName(MC->getMethodDecl()) == "get") {
       X = MC->getImplicitObjectArgument();
       continue;
     }
@@ -67,7 +68,8 @@ const FieldDecl *memberInitializedWith(Engine &E, const Expr *Init) {
 }
 
 namespace {
-void collectVarDecls(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
+void collectVarDecls(const Stmt *S,
+                     llvm::SmallVectorImpl<const VarDecl *> &Out) {
   if (!S)
     return;
   if (const auto *DS = dyn_cast<DeclStmt>(S))
@@ -80,7 +82,7 @@ void collectVarDecls(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out)
 } // namespace
 
 llvm::SmallPtrSet<const ValueDecl *, 4> objectAliases(ObjectRef O,
-                                                     const FunctionDecl *FD) {
+                                                      const FunctionDecl *FD) {
   llvm::SmallPtrSet<const ValueDecl *, 4> Set;
   if (!O)
     return Set;

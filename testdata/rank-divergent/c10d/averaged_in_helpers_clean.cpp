@@ -60,10 +60,11 @@ int main() {
     const float mean_loss = reported.item<float>();
     if (mean_loss < 0.05f)
       break;
-    std::vector<at::Tensor> grads;
-    for (auto &param : model->parameters())
-      grads.push_back(param.grad());
-    all_reduce_mean(pg, grads, world_size);
+    // One tensor per call: Gloo's allreduce needs equal shapes in a call.
+    for (auto &param : model->parameters()) {
+      std::vector<at::Tensor> grad{param.grad()};
+      all_reduce_mean(pg, grad, world_size);
+    }
     optimizer.step();
   }
   std::cout << "rank " << rank << " stopped at step " << step << "\n";
