@@ -190,7 +190,12 @@ void AnalysisManager::collect() {
       }
 }
 
-AnalysisManager::~AnalysisManager() = default;
+AnalysisManager::~AnalysisManager() {
+  if (std::getenv("DISTLINT_DEBUG_BUDGETS"))
+    llvm::errs() << "distlint: result cache: " << Limits.ResultCacheDrops
+                 << " bodies dropped, " << Limits.ResultCacheRebuilds
+                 << " rebuilt\n";
+}
 
 void AnalysisManager::collectTaught() {
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;

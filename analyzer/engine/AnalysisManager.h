@@ -31,6 +31,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,9 @@ private:
   std::vector<FunctionResult *> Running;
   std::list<FunctionResult *> Lru; ///< Droppable bodies, most recent first.
   size_t ListedBytes = 0;
+  /// The sizes of the listed bodies: trim() asks for the largest after
+  /// every analysis, which must not walk the whole list (10,000 functions).
+  std::multiset<size_t> ListedSizes;
   void beginAnalysis(FunctionResult &R);
   void noteRecursionCut(FunctionResult &Open);
   void endAnalysis(FunctionResult &R, unsigned StartStamp,

@@ -223,6 +223,11 @@ private:
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
+  /// FD's CFG without its states, for questions answered with AST nodes
+  /// only: the resident body's facts when it is in memory, else a CFG built
+  /// into Transient (no data-flow rerun; its blocks are not the body's).
+  FactsRef cfgOnly(const clang::FunctionDecl *FD,
+                   std::unique_ptr<FunctionFacts> &Transient);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
               bool ShapeOnly = false);

@@ -146,21 +146,21 @@ void AnalysisManager::touch(FunctionResult &R) {
   R.LruPos = Lru.begin();
   R.Listed = true;
   ListedBytes += R.Bytes;
+  ListedSizes.insert(R.Bytes);
 }
 
 void AnalysisManager::unlist(FunctionResult &R) {
   Lru.erase(R.LruPos);
   R.Listed = false;
   ListedBytes -= R.Bytes;
+  ListedSizes.erase(ListedSizes.find(R.Bytes));
 }
 
 void AnalysisManager::trim() {
   // The budget is for the other bodies: one function larger than the budget
   // (a driver calling 10,000 helpers) would otherwise be dropped after every
   // question and rebuilt by the next one, losing its replay checkpoints.
-  size_t Largest = 0;
-  for (const FunctionResult *R : Lru)
-    Largest = std::max(Largest, R->Bytes);
+  size_t Largest = ListedSizes.empty() ? 0 : *ListedSizes.rbegin();
   size_t Allowed = Limits.ResultCacheBytes + Largest;
   auto It = Lru.end();
   while (ListedBytes > Allowed && It != Lru.begin()) {
@@ -180,6 +180,7 @@ void AnalysisManager::trim() {
 void AnalysisManager::forgetAll() {
   Lru.clear();
   ListedBytes = 0;
+  ListedSizes.clear();
 }
 
 } // namespace distlint

@@ -99,13 +99,28 @@ const FunctionSummary &Engine::summary(const FunctionDecl *FD) {
   return R->Summary;
 }
 
+FactsRef Engine::cfgOnly(const FunctionDecl *FD,
+                         std::unique_ptr<FunctionFacts> &Transient) {
+  P->prepare();
+  FunctionResult *R = P->analyze(FD);
+  if (!R || !R->HasCfg)
+    return {};
+  if (R->Body)
+    return FactsRef(R->facts(), &R->Pins);
+  const FunctionDecl *Def = FD->getDefinition();
+  Transient = FunctionFacts::build(Def ? Def : FD, Ctx);
+  return FactsRef(Transient.get(), nullptr);
+}
+
 std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   std::vector<CollectiveSite> Out;
-  ResidentResult R = (P->prepare(), P->resident(FD));
-  if (!R)
+  // Only the calls are needed: a dropped body is not re-analyzed for them.
+  std::unique_ptr<FunctionFacts> Transient;
+  FactsRef Facts = cfgOnly(FD, Transient);
+  if (!Facts)
     return Out;
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
-  for (const CFGBlock *B : R.facts().reversePostOrder())
+  for (const CFGBlock *B : Facts->reversePostOrder())
     for (const CFGElement &El : *B)
       if (auto CS = El.getAs<CFGStmt>())
         if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
@@ -126,17 +141,8 @@ std::vector<const CallExpr *> Engine::callersOf(const FunctionDecl *FD) {
   if (!CallSitesBuilt) {
     CallSitesBuilt = true;
     for (const FunctionDecl *F : P->UserFunctions) {
-      FunctionResult *R = P->analyze(F);
-      if (!R || !R->HasCfg)
-        continue;
-      // Only the CFG is needed: a dropped body is not re-analyzed for it.
-      ResidentResult Held(R->Body ? R : nullptr);
-      std::unique_ptr<FunctionFacts> Rebuilt;
-      const FunctionFacts *Facts = R->facts();
-      if (!Facts) {
-        Rebuilt = FunctionFacts::build(F, Ctx);
-        Facts = Rebuilt.get();
-      }
+      std::unique_ptr<FunctionFacts> Transient;
+      FactsRef Facts = cfgOnly(F, Transient);
       if (!Facts)
         continue;
       for (const CFGBlock *B : Facts->reversePostOrder())
