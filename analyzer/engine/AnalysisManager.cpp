@@ -288,7 +288,8 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   std::unique_ptr<FunctionFacts> Facts = FunctionFacts::build(FD, E.Ctx);
   if (!Facts)
     return R;
-  if (!E.isUserCode(FD) && Facts->cfg().getNumBlockIDs() > Limits.TaughtBodyBlocks) {
+  if (!E.isUserCode(FD) &&
+      Facts->cfg().getNumBlockIDs() > Limits.TaughtBodyBlocks) {
     // Too big to learn from: no summary.
     Limits.hit("library body size", FD->getNameAsString());
     return R;
