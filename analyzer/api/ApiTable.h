@@ -63,7 +63,7 @@ enum class Role : uint8_t {
                 ///< contents.
   // Added by the API tables:
   Wait,              ///< Completes a nonblocking operation (Args.Request).
-  TimeoutConstant,   ///< A named timeout value; Detail: "none", "default".
+  TimeoutConstant,   ///< A named timeout value (RowFacts::Timeout).
   GroupStart,        ///< Opens a group of fused collectives (ncclGroupStart).
   GroupEnd,          ///< Closes it (ncclGroupEnd); the group issues here.
   DataLoaderIterate, ///< Starts a pass over a data loader (begin()).
@@ -78,6 +78,8 @@ enum class Role : uint8_t {
                     ///< mapped, managed; Args.Out): host reads of it after a
                     ///< sync need that sync.
 };
+/// Number of roles (the last enumerator + 1): tables keyed by role.
+constexpr unsigned NumRoles = unsigned(Role::HostVisibleAlloc) + 1;
 
 const char *roleName(Role R);
 
@@ -154,18 +156,100 @@ struct ArgRoles {
 /// Std table named "env:<VAR>" (roles RankSource, WorldSizeSource,
 /// TimeoutKnob); use envVariable() to look them up.
 ///
-/// Detail conventions:
-///  - c10d collectives: space-separated option fields that must agree across
-///    ranks ("rootRank rootTensor", "reduceOp");
-///  - TimeoutKnob env rows: the value that disables the timeout/abort ("0");
-///  - TimeoutConstant rows: "none" (waits forever), "default", "unset";
-///  - otherwise free text for messages.
+/// What a row means beyond argument positions is in typed fields (Facts);
+/// Detail is free text for messages only.
+
+/// Named timeout values (TimeoutConstant rows).
+enum class TimeoutValue : uint8_t {
+  NotAConstant,
+  Infinite, ///< Waits forever (kNoTimeout).
+  Default,  ///< The library's default (kDefaultTimeout...).
+  Unset,    ///< "Not given" marker (kUnsetTimeout).
+};
+
+/// The device a DeviceSelect row chooses.
+enum class DeviceType : uint8_t { Unspecified, Cuda, Cpu };
+
+/// Fields of a c10d options struct (BroadcastOptions, AllreduceOptions...)
+/// that must agree across ranks; bits of RowFacts::AgreeingOptions.
+enum OptionField : uint8_t {
+  RootRank = 1u << 0,
+  RootTensor = 1u << 1,
+  ReduceOp = 1u << 2,
+};
+
+/// Typed facts of a row. Tables build them with the constexpr setters:
+/// RowFacts().timeout(TimeoutValue::Infinite).
+struct RowFacts {
+  /// Collectives with an options struct: OptionField bits.
+  uint8_t AgreeingOptions = 0;
+  /// TimeoutConstant rows.
+  TimeoutValue Timeout = TimeoutValue::NotAConstant;
+  /// TimeoutKnob rows naming an environment variable: the integer value
+  /// that disables the timeout / abort (-1: none).
+  int8_t DisablingValue = -1;
+  /// TimeoutKnob rows: the knob is a store's timeout, not a collective's.
+  bool StoreTimeout = false;
+  /// SamplerType rows: the order is reshuffled by epoch (set_epoch).
+  bool ShufflesByEpoch = false;
+  /// DeviceSelect rows.
+  DeviceType Device = DeviceType::Unspecified;
+  /// Collective rows of calls that create the communicator they run on
+  /// (ncclCommInitRank): there is no communicator argument to compare.
+  bool CreatesCommunicator = false;
+
+  constexpr RowFacts agree(uint8_t Fields) const {
+    RowFacts R = *this;
+    R.AgreeingOptions = Fields;
+    return R;
+  }
+  constexpr RowFacts timeout(TimeoutValue V) const {
+    RowFacts R = *this;
+    R.Timeout = V;
+    return R;
+  }
+  constexpr RowFacts disabledBy(int V) const {
+    RowFacts R = *this;
+    R.DisablingValue = static_cast<int8_t>(V);
+    return R;
+  }
+  constexpr RowFacts storeTimeout() const {
+    RowFacts R = *this;
+    R.StoreTimeout = true;
+    return R;
+  }
+  constexpr RowFacts shufflesByEpoch() const {
+    RowFacts R = *this;
+    R.ShufflesByEpoch = true;
+    return R;
+  }
+  constexpr RowFacts device(DeviceType D) const {
+    RowFacts R = *this;
+    R.Device = D;
+    return R;
+  }
+  constexpr RowFacts createsCommunicator() const {
+    RowFacts R = *this;
+    R.CreatesCommunicator = true;
+    return R;
+  }
+};
+
 struct ApiEntry {
   Family Fam;
   Role TheRole;
   const char *Name; ///< Qualified name: "c10d::ProcessGroup::allreduce".
   ArgRoles Args;
-  const char *Detail = ""; ///< See the conventions above.
+  const char *Detail = ""; ///< Free text for messages.
+  RowFacts Facts;
+
+  constexpr ApiEntry(Family Fam, Role TheRole, const char *Name,
+                     ArgRoles Args = {}, const char *Detail = "")
+      : Fam(Fam), TheRole(TheRole), Name(Name), Args(Args), Detail(Detail) {}
+  constexpr ApiEntry(Family Fam, Role TheRole, const char *Name, ArgRoles Args,
+                     RowFacts Facts, const char *Detail = "")
+      : Fam(Fam), TheRole(TheRole), Name(Name), Args(Args), Detail(Detail),
+        Facts(Facts) {}
 };
 
 llvm::ArrayRef<ApiEntry> c10dTable();

@@ -5,8 +5,8 @@
 // same-named dispatching wrappers on ProcessGroup. Rows name the base-class
 // methods; ApiIndex reaches them from subclasses, overrides and every kind of
 // receiver. Argument positions count explicit arguments; the receiver is the
-// communicator. Root and reduce op live in the options struct: Detail lists
-// the option fields that must agree across ranks.
+// communicator. Root and reduce op live in the options struct: the rows list
+// the option fields that must agree across ranks (RowFacts::agree).
 //
 //===----------------------------------------------------------------------===//
 #include "ApiTable.h"
@@ -21,13 +21,14 @@ constexpr Family F = Family::C10d;
 // Collective methods, shared by c10d::ProcessGroup and c10d::Backend.
 #define C10D_METHOD_ROWS(Class)                                                \
   {F, Role::Collective, Class "::broadcast",                                   \
-   A.send(0).recv(0).options(1), "rootRank rootTensor"},                       \
+   A.send(0).recv(0).options(1), RowFacts().agree(RootRank | RootTensor)},     \
   {F, Role::Collective, Class "::allreduce",                                   \
-   A.send(0).recv(0).options(1), "reduceOp"},                                  \
+   A.send(0).recv(0).options(1), RowFacts().agree(ReduceOp)},                  \
   {F, Role::Collective, Class "::allreduce_coalesced",                         \
-   A.send(0).recv(0).options(1), "reduceOp"},                                  \
+   A.send(0).recv(0).options(1), RowFacts().agree(ReduceOp)},                  \
   {F, Role::Collective, Class "::reduce",                                      \
-   A.send(0).recvVaries(0).options(1), "reduceOp rootRank rootTensor"},        \
+   A.send(0).recvVaries(0).options(1),                                         \
+   RowFacts().agree(ReduceOp | RootRank | RootTensor)},                        \
   {F, Role::Collective, Class "::allgather",                                   \
    A.recv(0).send(1).options(2)},                                              \
   {F, Role::Collective, Class "::_allgather_base",                             \
@@ -35,13 +36,13 @@ constexpr Family F = Family::C10d;
   {F, Role::Collective, Class "::allgather_coalesced",                         \
    A.recv(0).send(1).options(2)},                                              \
   {F, Role::Collective, Class "::gather",                                      \
-   A.recvVaries(0).send(1).options(2), "rootRank"},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(RootRank)},            \
   {F, Role::Collective, Class "::scatter",                                     \
-   A.recvVaries(0).send(1).options(2), "rootRank"},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(RootRank)},            \
   {F, Role::Collective, Class "::reduce_scatter",                              \
-   A.recvVaries(0).send(1).options(2), "reduceOp"},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp)},            \
   {F, Role::Collective, Class "::_reduce_scatter_base",                        \
-   A.recvVaries(0).send(1).options(2), "reduceOp"},                            \
+   A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp)},            \
   {F, Role::Collective, Class "::alltoall_base",                               \
    A.recvVaries(0).send(1).options(4)},                                        \
   {F, Role::Collective, Class "::alltoall",                                    \
@@ -65,26 +66,26 @@ const ApiEntry Rows[] = {
 
     // ProcessGroupNCCL's out-of-place extras.
     {F, Role::Collective, "c10d::ProcessGroupNCCL::_broadcast_oop",
-     A.recv(0).send(1).options(2), "rootRank rootTensor"},
+     A.recv(0).send(1).options(2), RowFacts().agree(RootRank | RootTensor)},
     {F, Role::Collective, "c10d::ProcessGroupNCCL::_reduce_oop",
-     A.recvVaries(0).send(1).options(2), "reduceOp rootRank rootTensor"},
+     A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp | RootRank | RootTensor)},
 
     // c10d::ops (LibTorch 1.13; gone in 2.x): the process group is argument 0.
     {F, Role::Collective, "c10d::ops::broadcast",
-     A.comm(0).send(1).recv(1).options(2), "rootRank rootTensor"},
+     A.comm(0).send(1).recv(1).options(2), RowFacts().agree(RootRank | RootTensor)},
     {F, Role::Collective, "c10d::ops::allreduce",
-     A.comm(0).send(1).recv(1).options(2), "reduceOp"},
+     A.comm(0).send(1).recv(1).options(2), RowFacts().agree(ReduceOp)},
     {F, Role::Collective, "c10d::ops::allgather",
      A.comm(0).recv(1).send(2).options(3)},
     {F, Role::Collective, "c10d::ops::reduce_scatter",
-     A.comm(0).recvVaries(1).send(2).options(3), "reduceOp"},
+     A.comm(0).recvVaries(1).send(2).options(3), RowFacts().agree(ReduceOp)},
     {F, Role::Collective, "c10d::ops::reduce",
      A.comm(0).send(1).recvVaries(1).options(2),
-     "reduceOp rootRank rootTensor"},
+     RowFacts().agree(ReduceOp | RootRank | RootTensor)},
     {F, Role::Collective, "c10d::ops::gather",
-     A.comm(0).recvVaries(1).send(2).options(3), "rootRank"},
+     A.comm(0).recvVaries(1).send(2).options(3), RowFacts().agree(RootRank)},
     {F, Role::Collective, "c10d::ops::scatter",
-     A.comm(0).recvVaries(1).send(2).options(3), "rootRank"},
+     A.comm(0).recvVaries(1).send(2).options(3), RowFacts().agree(RootRank)},
     {F, Role::Collective, "c10d::ops::alltoall",
      A.comm(0).recvVaries(1).send(2).options(3)},
     {F, Role::Collective, "c10d::ops::barrier", A.comm(0).options(1)},
@@ -130,7 +131,7 @@ const ApiEntry Rows[] = {
     {F, Role::TimeoutKnob, "c10d::ProcessGroupGloo::Options::timeout", A},
     {F, Role::TimeoutKnob, "c10d::ProcessGroupNCCL::Options::timeout", A},
     {F, Role::TimeoutKnob, "c10d::TCPStoreOptions::timeout", A,
-     "store timeout; default 300 s"},
+     RowFacts().storeTimeout(), "store timeout; default 300 s"},
     {F, Role::TimeoutKnob, "c10d::DistributedBackendOptions::timeout", A},
     // Timeout knobs: constructor and factory arguments.
     {F, Role::TimeoutKnob, "c10d::ProcessGroup::Options::Options",
@@ -154,18 +155,29 @@ const ApiEntry Rows[] = {
      A.options(1).numParams(2), "c10d::TCPStoreOptions::timeout"},
     // The env-var name constants of ProcessGroupNCCL.hpp (setenv(c10d::
     // NCCL_ASYNC_ERROR_HANDLING, "0", 1) disables the watchdog's abort).
-    {F, Role::TimeoutKnob, "c10d::NCCL_ASYNC_ERROR_HANDLING", A, "0"},
-    {F, Role::TimeoutKnob, "c10d::TORCH_NCCL_ASYNC_ERROR_HANDLING", A, "0"},
-    {F, Role::TimeoutKnob, "c10d::TORCH_NCCL_ENABLE_MONITORING", A, "0"},
+    {F, Role::TimeoutKnob, "c10d::NCCL_ASYNC_ERROR_HANDLING", A,
+     RowFacts().disabledBy(0)},
+    {F, Role::TimeoutKnob, "c10d::TORCH_NCCL_ASYNC_ERROR_HANDLING", A,
+     RowFacts().disabledBy(0)},
+    {F, Role::TimeoutKnob, "c10d::TORCH_NCCL_ENABLE_MONITORING", A,
+     RowFacts().disabledBy(0)},
     // Named timeout values.
-    {F, Role::TimeoutConstant, "kNoTimeout", A, "none"},
-    {F, Role::TimeoutConstant, "c10d::Store::kNoTimeout", A, "none"},
-    {F, Role::TimeoutConstant, "gloo::kNoTimeout", A, "none"},
-    {F, Role::TimeoutConstant, "c10d::Store::kDefaultTimeout", A, "default"},
-    {F, Role::TimeoutConstant, "c10d::kUnsetTimeout", A, "unset"},
-    {F, Role::TimeoutConstant, "kProcessGroupDefaultTimeout", A, "default"},
-    {F, Role::TimeoutConstant, "kBackendDefaultTimeout", A, "default"},
-    {F, Role::TimeoutConstant, "kDefaultTimeout", A, "default"},
+    {F, Role::TimeoutConstant, "kNoTimeout", A,
+     RowFacts().timeout(TimeoutValue::Infinite)},
+    {F, Role::TimeoutConstant, "c10d::Store::kNoTimeout", A,
+     RowFacts().timeout(TimeoutValue::Infinite)},
+    {F, Role::TimeoutConstant, "gloo::kNoTimeout", A,
+     RowFacts().timeout(TimeoutValue::Infinite)},
+    {F, Role::TimeoutConstant, "c10d::Store::kDefaultTimeout", A,
+     RowFacts().timeout(TimeoutValue::Default)},
+    {F, Role::TimeoutConstant, "c10d::kUnsetTimeout", A,
+     RowFacts().timeout(TimeoutValue::Unset)},
+    {F, Role::TimeoutConstant, "kProcessGroupDefaultTimeout", A,
+     RowFacts().timeout(TimeoutValue::Default)},
+    {F, Role::TimeoutConstant, "kBackendDefaultTimeout", A,
+     RowFacts().timeout(TimeoutValue::Default)},
+    {F, Role::TimeoutConstant, "kDefaultTimeout", A,
+     RowFacts().timeout(TimeoutValue::Default)},
 
     // Stores.
     {F, Role::StoreType, "c10d::Store", A},

@@ -140,10 +140,13 @@ const ApiEntry Rows[] = {
     {F, Role::WorldSizeSource, "env:MV2_COMM_WORLD_SIZE", A, "MVAPICH2"},
     {F, Role::WorldSizeSource, "env:SLURM_NTASKS", A, "Slurm"},
     {F, Role::WorldSizeSource, "env:SLURM_NPROCS", A, "Slurm"},
-    // Watchdog switches: Detail is the value that disables the abort.
-    {F, Role::TimeoutKnob, "env:TORCH_NCCL_ASYNC_ERROR_HANDLING", A, "0"},
-    {F, Role::TimeoutKnob, "env:NCCL_ASYNC_ERROR_HANDLING", A, "0"},
-    {F, Role::TimeoutKnob, "env:TORCH_NCCL_ENABLE_MONITORING", A, "0"},
+    // Watchdog switches: the value that disables the abort.
+    {F, Role::TimeoutKnob, "env:TORCH_NCCL_ASYNC_ERROR_HANDLING", A,
+     RowFacts().disabledBy(0)},
+    {F, Role::TimeoutKnob, "env:NCCL_ASYNC_ERROR_HANDLING", A,
+     RowFacts().disabledBy(0)},
+    {F, Role::TimeoutKnob, "env:TORCH_NCCL_ENABLE_MONITORING", A,
+     RowFacts().disabledBy(0)},
 };
 
 } // namespace

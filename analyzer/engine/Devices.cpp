@@ -33,15 +33,18 @@ DeviceKind join(DeviceKind A, DeviceKind B) {
   return DeviceKind::Unknown;
 }
 
-/// The device a DeviceSelect row names (its Detail), if any.
+/// The device a DeviceSelect row names, if any.
 DeviceKind kindOfRow(const api::ApiEntry *Row) {
   if (!Row)
     return DeviceKind::None;
-  llvm::StringRef Detail(Row->Detail);
-  if (Detail == "CUDA")
+  switch (Row->Facts.Device) {
+  case api::DeviceType::Cuda:
     return DeviceKind::Cuda;
-  if (Detail == "CPU")
+  case api::DeviceType::Cpu:
     return DeviceKind::Cpu;
+  case api::DeviceType::Unspecified:
+    break;
+  }
   return DeviceKind::Unknown;
 }
 

@@ -150,7 +150,8 @@ bool reportErrorPathsFrom(const clang::tidy::ClangTidyOptions &Opts) {
 
 } // namespace
 
-RuleCheck::RuleCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context,
+RuleCheck::RuleCheck(llvm::StringRef Name,
+                     clang::tidy::ClangTidyContext *Context,
                      const RuleInfo &Info)
     : ClangTidyCheck(Name, Context), Info(Info), TidyContext(Context) {}
 

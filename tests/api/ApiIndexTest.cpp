@@ -141,11 +141,11 @@ TEST_P(C10dMatching, CollectiveRowsCarryArgumentPositions) {
   ASSERT_NE(E, nullptr);
   EXPECT_EQ(E->Args.Recv, 0);
   EXPECT_EQ(E->Args.Options, 1);
-  EXPECT_STREQ(E->Detail, "reduceOp");
+  EXPECT_EQ(E->Facts.AgreeingOptions, ReduceOp);
   const ApiEntry *B =
       Index.find(S().callee("@shared", "broadcast"), Role::Collective);
   ASSERT_NE(B, nullptr);
-  EXPECT_STREQ(B->Detail, "rootRank rootTensor");
+  EXPECT_EQ(B->Facts.AgreeingOptions, RootRank | RootTensor);
   const ApiEntry *G =
       Index.find(S().callee("@allgather", "allgather"), Role::Collective);
   ASSERT_NE(G, nullptr);
@@ -215,7 +215,7 @@ TEST_P(C10dMatching, StoresAndTimeouts) {
   const ApiEntry *None =
       Index.findMember(NoTimeout->getDecl(), Role::TimeoutConstant);
   ASSERT_NE(None, nullptr);
-  EXPECT_STREQ(None->Detail, "none");
+  EXPECT_EQ(None->Facts.Timeout, TimeoutValue::Infinite);
   const DeclRefExpr *GlobalNone = S().declRef("@gloofield", "kNoTimeout");
   ASSERT_NE(GlobalNone, nullptr);
   EXPECT_TRUE(Index.findMember(GlobalNone->getDecl(), Role::TimeoutConstant));
@@ -490,7 +490,7 @@ TEST_F(CMatching, EnvironmentVariables) {
                            "TORCH_NCCL_ENABLE_MONITORING"}) {
     const ApiEntry *E = envVariable(Name, Role::TimeoutKnob);
     ASSERT_NE(E, nullptr) << Name;
-    EXPECT_STREQ(E->Detail, "0") << Name;
+    EXPECT_EQ(E->Facts.DisablingValue, 0) << Name;
   }
 }
 

@@ -287,14 +287,14 @@ TEST(Tables, RowsAreWellFormed) {
       bool Raw = E.Fam == Family::Mpi || E.Fam == Family::Nccl;
       if (Raw && (E.TheRole == Role::Collective ||
                   E.TheRole == Role::PointToPoint) &&
-          !llvm::StringRef(E.Detail).contains("communicator creation"))
+          !E.Facts.CreatesCommunicator)
         EXPECT_GE(E.Args.Comm, 0) << E.Name << " needs its communicator";
       if (Raw && E.TheRole == Role::PointToPoint &&
           llvm::StringRef(E.Name) != "MPI_Iprobe" &&
           llvm::StringRef(E.Name) != "MPI_Probe")
         EXPECT_GE(E.Args.Peer, 0) << E.Name << " needs its peer";
       if (E.TheRole == Role::Collective && E.Fam == Family::Nccl &&
-          !llvm::StringRef(E.Detail).contains("communicator creation"))
+          !E.Facts.CreatesCommunicator)
         EXPECT_GE(E.Args.Stream, 0) << E.Name;
       if (E.TheRole == Role::RankSource || E.TheRole == Role::WorldSizeSource)
         if (E.Fam == Family::Mpi || E.Fam == Family::Nccl)

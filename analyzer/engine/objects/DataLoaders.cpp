@@ -26,10 +26,9 @@ const api::ApiEntry *distributedSampler(Engine &E, const CXXRecordDecl *RD) {
   return Row && Row->Args.WorldSize >= 0 ? Row : nullptr;
 }
 
-/// Does this sampler reshuffle by epoch? (Detail "shuffled" until the
-/// tables carry it as a typed field.)
+/// Does this sampler reshuffle by epoch?
 bool shufflesByEpoch(const api::ApiEntry *Row) {
-  return Row && llvm::StringRef(Row->Detail).contains("shuffled");
+  return Row && Row->Facts.ShufflesByEpoch;
 }
 
 /// The variable or member `x = ...` / `this->m_ = ...` stores to.
@@ -59,8 +58,8 @@ bool replacedBefore(Engine &E, ObjectRef Holder, const Expr *Factory,
                     const Stmt *Iteration) {
   const FunctionDecl *Fn = E.enclosingFunction(Iteration);
   const Stmt *FactoryStore = E.parentStmt(Factory);
-  for (int Depth = 0; FactoryStore && Depth < 8 && !assignedObject(FactoryStore);
-       ++Depth)
+  for (int Depth = 0;
+       FactoryStore && Depth < 8 && !assignedObject(FactoryStore); ++Depth)
     FactoryStore = E.parentStmt(FactoryStore);
   auto IsStore = [&](const Stmt *S) {
     return S != FactoryStore && assignedObject(S) == Holder;
@@ -202,7 +201,8 @@ std::optional<bool> seededBefore(Engine &E, const Stmt *At,
   };
   auto IsSamplerDecl = [&](const Stmt *St) {
     const auto *DS = dyn_cast<DeclStmt>(St);
-    return DS && Sampler.var() && llvm::is_contained(DS->decls(), Sampler.var());
+    return DS && Sampler.var() &&
+           llvm::is_contained(DS->decls(), Sampler.var());
   };
   auto AtHeader = [&](const CFGBlock *B) { return isHeaderOf(B, Ctx.Loop); };
   // From the loop's function down the call chain to At.

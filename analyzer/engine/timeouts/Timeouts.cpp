@@ -101,7 +101,9 @@ FieldQuery knobQuery(Engine &E, int Depth,
                      std::function<bool(const Expr *)> &Creates,
                      std::function<bool(const FieldDecl *)> &IsField) {
   IsField = [&E](const FieldDecl *F) { return isKnobField(E, F); };
-  Creates = [&E, Depth](const Expr *Y) { return creationSets(E, Y, Depth + 1); };
+  Creates = [&E, Depth](const Expr *Y) {
+    return creationSets(E, Y, Depth + 1);
+  };
   FieldQuery Q;
   Q.IsField = IsField;
   Q.CreationSets = Creates;
@@ -194,7 +196,7 @@ std::optional<std::string> unusableTimeout(Engine &E, const Expr *Value) {
   if (!Value)
     return std::nullopt;
   if (const api::ApiEntry *Row = timeoutConstantIn(E, Value)) {
-    if (llvm::StringRef(Row->Detail) == "none")
+    if (Row->Facts.Timeout == api::TimeoutValue::Infinite)
       return std::string("kNoTimeout (wait forever)");
     return std::nullopt;
   }
@@ -237,16 +239,16 @@ std::optional<OptionsOrigin> optionsOrigin(Engine &E, const Expr *Options) {
   return O;
 }
 
-llvm::SmallVector<const CallExpr *, 2>
-factoryCalls(Engine &E, const Expr *Site, const VarDecl *Created) {
+llvm::SmallVector<const CallExpr *, 2> factoryCalls(Engine &E, const Expr *Site,
+                                                    const VarDecl *Created) {
   llvm::SmallVector<const CallExpr *, 2> Out;
   const Expr *Value = Site;
   for (int Depth = 0; Value && Depth < kCreationDepth; ++Depth) {
     const FunctionDecl *FD = E.enclosingFunction(Value);
     if (!FD || !userBody(E, FD))
       break;
-    bool Escapes = isReturned(E, Value) ||
-                   (Created && isa<ParmVarDecl>(Created));
+    bool Escapes =
+        isReturned(E, Value) || (Created && isa<ParmVarDecl>(Created));
     if (!Escapes) {
       // Built into a local that the function returns.
       const VarDecl *Local = Created;
@@ -292,15 +294,15 @@ bool isStoreTimeout(Engine &E, const NamedDecl *Knob) {
     return true;
   // TCPStoreOptions is not a store class; its knob row says so.
   const api::ApiEntry *Row = E.api().findMember(F, api::Role::TimeoutKnob);
-  return Row && llvm::StringRef(Row->Detail).contains("store");
+  return Row && Row->Facts.StoreTimeout;
 }
 
 std::optional<EnvSetting> envSettingAt(Engine &E, const CallExpr *Call,
                                        const FunctionDecl *Callee) {
   const api::ApiEntry *Row =
       Callee ? E.api().find(Callee, api::Role::EnvWrite) : nullptr;
-  const Expr *NameArg = Row ? callArgument(Call, Callee, Row->Args.Count)
-                            : nullptr;
+  const Expr *NameArg =
+      Row ? callArgument(Call, Callee, Row->Args.Count) : nullptr;
   if (!NameArg)
     return std::nullopt;
   std::optional<std::string> Name = evaluateString(E, NameArg);
@@ -331,9 +333,12 @@ std::optional<EnvSetting> envSettingAt(Engine &E, const CallExpr *Call,
   if (!Value || !Name)
     return std::nullopt;
   EnvSetting Set{*Name, *Value, false};
-  // Knob env rows carry the value that disables the abort in Detail.
+  // Knob env rows carry the value that disables the abort.
+  int Number = 0;
   Set.DisablesAbort =
-      Knob && llvm::StringRef(*Value).trim() == llvm::StringRef(Knob->Detail);
+      Knob && Knob->Facts.DisablingValue >= 0 &&
+      !llvm::StringRef(*Value).trim().getAsInteger(10, Number) &&
+      Number == Knob->Facts.DisablingValue;
   return Set;
 }
 
@@ -356,7 +361,8 @@ const Expr *firstNcclHostWait(Engine &E) {
   for (const Expr *X : callsWithRole(E, api::Role::Collective)) {
     const auto *C = dyn_cast<CallExpr>(X);
     const FunctionDecl *F = C ? E.resolveCallee(C) : nullptr;
-    const api::ApiEntry *R = F ? E.api().find(F, api::Role::Collective) : nullptr;
+    const api::ApiEntry *R =
+        F ? E.api().find(F, api::Role::Collective) : nullptr;
     if (!R || R->Fam != api::Family::Nccl || R->Args.Stream < 0)
       continue;
     if (FirstCollective.isInvalid())

@@ -1,11 +1,14 @@
 //===- Calls.cpp - Calls: API roles, user summaries, library code
 //----------===//
-#include "engine/uniformity/UniformityAnalysis.h"
 #include "engine/cfg/ErrorPaths.h"
+#include "engine/model/ApiModel.h"
+#include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+
+#include <tuple>
 
 using namespace clang;
 
@@ -13,130 +16,70 @@ namespace distlint {
 
 using api::Role;
 
+/// A call as the API model sees it: the object of a method call (also of
+/// a member operator) and the explicit arguments.
+static std::pair<const Expr *, llvm::ArrayRef<const Expr *>>
+splitCall(const CallExpr *Call, const FunctionDecl *Callee) {
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return {MC->getImplicitObjectArgument(), Args};
+  if (isa<CXXOperatorCallExpr>(Call) &&
+      isa_and_nonnull<CXXMethodDecl>(Callee) && !Args.empty())
+    return {Args.front(), Args.drop_front()};
+  return {nullptr, Args};
+}
+
+/// The analysis at one call, for the API model's transfers
+/// (engine/model/ApiModel.h). Effects write into Mutable; return transfers
+/// get none.
+class UniformityAnalysis::ModelEnvAt final : public model::ModelEnv {
+public:
+  ModelEnvAt(UniformityAnalysis &U, const CallExpr *Call,
+             const FunctionDecl *Callee, const Expr *Receiver,
+             llvm::ArrayRef<const Expr *> Args, const VarState &S,
+             VarState *Mutable)
+      : U(U), Call(Call), Callee(Callee), Receiver(Receiver), Args(Args), S(S),
+        Mutable(Mutable) {}
+  Taint eval(const Expr *X) override { return U.eval(X, S); }
+  void assign(const Expr *LValue, const Taint &T) override {
+    if (Mutable)
+      U.assignLValue(LValue, T, *Mutable, /*Strong=*/true);
+  }
+  void markUniform(const Expr *Buffer) override {
+    if (Mutable)
+      U.markUniform(Buffer, *Mutable);
+  }
+  bool resultShapeVaries() override {
+    return U.resultShapeVaries(Call, Callee, Receiver, Args, S);
+  }
+  void noteSubCommunicator(const Expr *Out) override {
+    if (const VarDecl *VD = baseVar(Out))
+      if (U.P.SubComms.insert(VD).second)
+        ++U.P.GrowthStamp;
+  }
+
+private:
+  UniformityAnalysis &U;
+  const CallExpr *Call;
+  const FunctionDecl *Callee;
+  const Expr *Receiver;
+  llvm::ArrayRef<const Expr *> Args;
+  const VarState &S;
+  VarState *Mutable;
+};
+
 Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
-  const Expr *Receiver = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    Receiver = MC->getImplicitObjectArgument();
-  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
-           OC && isa_and_nonnull<CXXMethodDecl>(Callee) && OC->getNumArgs())
-    Receiver = OC->getArg(0);
-  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
-  if (isa<CXXOperatorCallExpr>(Call) && Receiver)
-    Args = Args.drop_front();
+  const Expr *Receiver;
+  llvm::ArrayRef<const Expr *> Args;
+  std::tie(Receiver, Args) = splitCall(Call, Callee);
 
-  SourceLocation Loc = Call->getBeginLoc();
-  for (const api::ApiEntry *Row : E.api().lookup(Callee)) {
-    switch (Row->TheRole) {
-    case Role::RankSource:
-      if (Row->Args.Out < 0) {
-        Taint T = Taint::varying(VaryKind::Rank, Loc, "rank");
-        T.Range = IntRange{{0, 0}, {1, -1}};
-        return T;
-      }
-      return {};
-    case Role::WorldSizeSource:
-      if (Row->Args.Out < 0) {
-        Taint T;
-        T.Range = IntRange{{1, 0}, {1, 0}};
-        return T;
-      }
-      return {};
-    case Role::LocalDataSource: {
-      Taint T = Taint::varying(VaryKind::LocalData, Loc,
-                               "rank-local value (clock, random number, file "
-                               "system or local data)");
-      // Random tensors: their values differ, their shape is what was asked.
-      if (isTensorType(Call->getType()))
-        T.ContentOnly = !resultShapeVaries(Call, Callee, Receiver, Args, S);
-      return T;
-    }
-    case Role::TensorRead: {
-      Taint Obj = Receiver ? eval(Receiver, S)
-                           : (Args.empty() ? Taint() : eval(Args[0], S));
-      if (Obj.UniformContent && !Obj.Vary) {
-        Taint T;
-        T.UniformContent = true;
-        return T;
-      }
-      if (Obj.Vary)
-        return Obj;
-      Taint T =
-          Taint::varying(VaryKind::LocalData, Loc, "rank-local tensor value");
-      T.Params = Obj.Params;
-      return T;
-    }
-    case Role::EnvRead: {
-      int Idx = Row->Args.Count >= 0 ? Row->Args.Count : 0;
-      if (Idx < (int)Args.size())
-        if (const auto *SL = dyn_cast<StringLiteral>(strip(Args[Idx]))) {
-          std::string Name = SL->getString().str();
-          // The launcher sets its rank and size variables on every rank:
-          // the pointer is not null, parsing it gives the rank / size.
-          if (api::envVariable(Name, Role::RankSource)) {
-            Taint T =
-                Taint::varying(VaryKind::Rank, Loc,
-                               "rank (environment variable " + Name + ")");
-            T.Range = IntRange{{0, 0}, {1, -1}};
-            T.NonNull = true;
-            return T;
-          }
-          if (api::envVariable(Name, Role::WorldSizeSource)) {
-            Taint T;
-            T.Range = IntRange{{1, 0}, {1, 0}};
-            T.NonNull = true;
-            return T;
-          }
-          return {}; // Launchers give every rank the same environment.
-        }
-      // A variable name computed elsewhere: the value carries its taint.
-      if (Idx < (int)Args.size()) {
-        Taint T = eval(Args[Idx], S);
-        if (T.LauncherVar == 1) {
-          T.Range = IntRange{{0, 0}, {1, -1}};
-          T.NonNull = true;
-          T.LauncherVar = 0;
-          T.UniformContent = false;
-          return T;
-        }
-        if (T.LauncherVar == 2 && !T.depends()) {
-          Taint W;
-          W.Range = IntRange{{1, 0}, {1, 0}};
-          W.NonNull = true;
-          return W;
-        }
-        T.Range.reset();
-        T.UniformContent = false;
-        return T;
-      }
-      return {};
-    }
-    case Role::Parse: {
-      int Idx = Row->Args.Send >= 0 ? Row->Args.Send : 0;
-      if (Idx < (int)Args.size())
-        return eval(Args[Idx], S);
-      return {};
-    }
-    case Role::Collective:
-    case Role::UniformValue: {
-      Taint T;
-      T.UniformContent = true;
-      return T;
-    }
-    case Role::ShapeQuery: {
-      Taint T = Receiver ? eval(Receiver, S) : Taint();
-      if (T.Vary && T.ContentOnly)
-        T = Taint();
-      for (const Expr *A : Args)
-        T.join(eval(A, S));
-      T.Range.reset();
-      T.UniformContent = false;
-      return T;
-    }
-    default:
-      break;
-    }
-  }
+  // The first row whose role decides the result (engine/model/ApiModel).
+  ModelEnvAt Env(*this, Call, Callee, Receiver, Args, S, nullptr);
+  for (const api::ApiEntry *Row : E.api().lookup(Callee))
+    if (model::ReturnTransfer Return = model::modelOf(Row->TheRole).Return)
+      if (auto T = Return({Call, *Row, Receiver, Args, Taint()}, Env))
+        return *T;
 
   if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
@@ -193,8 +136,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   // other calls through `p->` read the object.
   bool TestsPointer = false;
   if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee))
-    TestsPointer = isa<CXXConversionDecl>(MD) &&
-                   MD->getReturnType()->isBooleanType();
+    TestsPointer =
+        isa<CXXConversionDecl>(MD) && MD->getReturnType()->isBooleanType();
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
     TestsPointer = OC->getOperator() == OO_EqualEqual ||
                    OC->getOperator() == OO_ExclaimEqual ||
@@ -238,9 +181,9 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   QualType RT = Call->getType();
   T.ShapeKey = isTensorType(RT) ? constantShapeKey(Callee, Args) : 0;
   T.ShapePending = false;
-  T.ContentOnly = T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
-                  (T.ShapeKey ||
-                   !resultShapeVaries(Call, Callee, Receiver, Args, S));
+  T.ContentOnly =
+      T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
+      (T.ShapeKey || !resultShapeVaries(Call, Callee, Receiver, Args, S));
   return T;
 }
 
@@ -271,8 +214,9 @@ static bool constantInts(const Expr *A, ASTContext &Ctx,
   return true;
 }
 
-uint64_t UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
-                                              llvm::ArrayRef<const Expr *> Args) {
+uint64_t
+UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
+                                     llvm::ArrayRef<const Expr *> Args) {
   if (!Callee)
     return 0;
   // The result's shape is its `size` / `shape` int-array parameter
@@ -348,112 +292,20 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
 void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
                                      const Taint &Ctl) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
-  const Expr *Receiver = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    Receiver = MC->getImplicitObjectArgument();
-  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
-  if (isa<CXXOperatorCallExpr>(Call) &&
-      isa_and_nonnull<CXXMethodDecl>(Callee) && !Args.empty()) {
-    Receiver = Args.front();
-    Args = Args.drop_front();
-  }
+  const Expr *Receiver;
+  llvm::ArrayRef<const Expr *> Args;
+  std::tie(Receiver, Args) = splitCall(Call, Callee);
   auto ArgAt = [&](int I) -> const Expr * {
     return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
   };
 
+  // What the rows' roles write through arguments (engine/model/ApiModel).
   bool Known = false;
+  ModelEnvAt Env(*this, Call, Callee, Receiver, Args, S, &S);
   for (const api::ApiEntry *Row : E.api().lookup(Callee)) {
     Known = true;
-    const Expr *Out = ArgAt(Row->Args.Out);
-    switch (Row->TheRole) {
-    case Role::RankSource:
-      if (Out) {
-        Taint T = Taint::varying(VaryKind::Rank, Call->getBeginLoc(), "rank");
-        T.Range = IntRange{{0, 0}, {1, -1}};
-        T.addControl(Ctl);
-        assignLValue(Out, T, S, true);
-      }
-      break;
-    case Role::WorldSizeSource:
-      if (Out) {
-        Taint T;
-        T.Range = IntRange{{1, 0}, {1, 0}};
-        T.addControl(Ctl);
-        assignLValue(Out, T, S, true);
-      }
-      break;
-    case Role::LocalDataSource:
-      if (Out && ArgAt(Row->Args.Send)) {
-        // Loaded from a file: per-rank data (values and length) only when
-        // the file is chosen by the rank; the same path gives every rank
-        // the same data.
-        Taint Path = eval(ArgAt(Row->Args.Send), S);
-        Taint T;
-        if (Path.Vary) {
-          T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
-                             "data loaded from a file chosen by the rank");
-          T.Origin.Loc = Call->getBeginLoc();
-        } else {
-          T.UniformContent = true;
-          T.Params = Path.Params;
-        }
-        T.addControl(Ctl);
-        assignLValue(Out, T, S, true);
-      } else if (Out) {
-        Taint T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
-                                 Row->Detail && *Row->Detail
-                                     ? std::string("rank-local value (") +
-                                           Row->Detail + ")"
-                                     : "rank-local value");
-        assignLValue(Out, T, S, true);
-      }
-      break;
-    case Role::CommSplit:
-      if (Out)
-        if (const VarDecl *VD = baseVar(Out))
-          if (P.SubComms.insert(VD).second)
-            ++P.GrowthStamp;
-      break;
-    case Role::Collective:
-      // In-place / receive buffers hold the same value on every rank now.
-      if (const Expr *Recv = ArgAt(Row->Args.Recv))
-        markUniform(Recv, S);
-      break;
-    case Role::HostWaitOnDevice: {
-      // Synchronous copies write their destination only (`m->inputs`, not
-      // all of `*m`), with the source's values. Device data read back is
-      // rank-local unless known uniform; host data keeps its own variance.
-      // Where the source lives comes from the kind argument.
-      const Expr *Dst = ArgAt(Row->Args.Recv), *Src = ArgAt(Row->Args.Send);
-      if (!Dst || !Src)
-        break;
-      Taint ST = eval(Src, S);
-      Taint T;
-      if (ST.Vary) {
-        T = ST;
-        T.ContentOnly = false;
-      } else if (copiesFromDevice(ArgAt(Row->Args.Flag)) &&
-                 !ST.UniformContent && baseVar(Src)) {
-        T = Taint::varying(VaryKind::LocalData, Call->getBeginLoc(),
-                           "rank-local device data copied to the host");
-      } else {
-        T.UniformContent = ST.UniformContent;
-        T.Params = ST.Params;
-      }
-      T.Range.reset();
-      T.addControl(Ctl);
-      // Into a buffer: its elements; into a scalar (`&n`): its value.
-      const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
-      bool IntoScalar = AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
-                        AddrOf->getSubExpr()->getType()->isScalarType();
-      if (T.Vary && !Ctl.Vary)
-        T.ContentOnly = !IntoScalar;
-      assignLValue(Dst, T, S, true);
-      break;
-    }
-    default:
-      break;
-    }
+    if (model::EffectsTransfer Effects = model::modelOf(Row->TheRole).Effects)
+      Effects({Call, *Row, Receiver, Args, Ctl}, Env);
   }
 
   if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {

@@ -1,7 +1,6 @@
 //===- Transfer.cpp - Assignments, per-element transfer, fixpoint
 //-----------===//
 #include "engine/uniformity/UniformityAnalysis.h"
-#include "api/CopyKinds.h"
 
 #include "engine/solver/Solver.h"
 #include "clang/AST/DeclCXX.h"
@@ -77,16 +76,6 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       Elem.ContentOnly = true;
     assignVar(VD, Elem, S, /*Strong=*/false);
   }
-}
-
-bool UniformityAnalysis::copiesFromDevice(const Expr *Kind) {
-  const auto *DR = Kind ? dyn_cast<DeclRefExpr>(strip(Kind)) : nullptr;
-  const auto *EC = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
-  if (EC)
-    for (const api::CopyKind &K : api::cudaCopyKinds())
-      if (EC->getName() == K.Name)
-        return K.FromDevice;
-  return true;
 }
 
 void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {

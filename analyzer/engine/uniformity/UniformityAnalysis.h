@@ -73,8 +73,8 @@ private:
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
   void markUniform(const clang::Expr *Buffer, VarState &S);
-  /// Does a copy with this kind argument read device memory?
-  bool copiesFromDevice(const clang::Expr *Kind);
+  /// The analysis as the API model's transfers see it (Calls.cpp).
+  class ModelEnvAt;
   /// Records a write of user field F (TU-wide facts: may it vary, its
   /// range, which parameters reach it).
   void noteFieldWrite(const clang::FieldDecl *F, const Taint &T);

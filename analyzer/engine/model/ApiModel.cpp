@@ -1,0 +1,300 @@
+//===- ApiModel.cpp - The role -> transfer table --------------------------===//
+#include "engine/model/ApiModel.h"
+#include "api/CopyKinds.h"
+#include "engine/ast/AstHelpers.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include <cassert>
+
+using namespace clang;
+
+namespace distlint {
+namespace model {
+
+using api::Role;
+
+namespace {
+
+Taint rankValue(SourceLocation Loc, std::string What = "rank") {
+  Taint T = Taint::varying(VaryKind::Rank, Loc, std::move(What));
+  T.Range = IntRange{{0, 0}, {1, -1}};
+  return T;
+}
+
+Taint worldSizeValue() {
+  Taint T;
+  T.Range = IntRange{{1, 0}, {1, 0}};
+  return T;
+}
+
+Taint uniformContent() {
+  Taint T;
+  T.UniformContent = true;
+  return T;
+}
+
+//===--- Return transfers -------------------------------------------------===//
+
+/// `int r = dist.get_rank();` gives the rank; `MPI_Comm_rank(c, &r)`
+/// returns a status (its effect writes the rank).
+std::optional<Taint> rankSourceReturn(const CallModelContext &C, ModelEnv &) {
+  if (C.Row.Args.Out >= 0)
+    return Taint();
+  return rankValue(C.loc());
+}
+
+std::optional<Taint> worldSizeReturn(const CallModelContext &C, ModelEnv &) {
+  if (C.Row.Args.Out >= 0)
+    return Taint();
+  return worldSizeValue();
+}
+
+/// Clocks, random numbers, files. Random tensors: their values differ, their
+/// shape is what was asked.
+std::optional<Taint> localDataReturn(const CallModelContext &C, ModelEnv &Env) {
+  Taint T = Taint::varying(VaryKind::LocalData, C.loc(),
+                           "rank-local value (clock, random number, file "
+                           "system or local data)");
+  if (isTensorType(C.Call->getType()))
+    T.ContentOnly = !Env.resultShapeVaries();
+  return T;
+}
+
+/// `t.item()`: the tensor's value on the host, uniform if the tensor's
+/// contents are known to be (after a collective).
+std::optional<Taint> tensorReadReturn(const CallModelContext &C,
+                                      ModelEnv &Env) {
+  Taint Obj = C.Receiver ? Env.eval(C.Receiver)
+                         : (C.Args.empty() ? Taint() : Env.eval(C.Args[0]));
+  if (Obj.UniformContent && !Obj.Vary)
+    return uniformContent();
+  if (Obj.Vary)
+    return Obj;
+  Taint T =
+      Taint::varying(VaryKind::LocalData, C.loc(), "rank-local tensor value");
+  T.Params = Obj.Params;
+  return T;
+}
+
+/// getenv: launchers give every rank the same environment except the rank
+/// variables, which they always set (the pointer is not null).
+std::optional<Taint> envReadReturn(const CallModelContext &C, ModelEnv &Env) {
+  int Idx = C.Row.Args.Count >= 0 ? C.Row.Args.Count : 0;
+  const Expr *NameArg = C.arg(Idx);
+  if (!NameArg)
+    return Taint();
+  if (const auto *SL = dyn_cast<StringLiteral>(strip(NameArg))) {
+    std::string Name = SL->getString().str();
+    if (api::envVariable(Name, Role::RankSource)) {
+      Taint T = rankValue(C.loc(), "rank (environment variable " + Name + ")");
+      T.NonNull = true;
+      return T;
+    }
+    if (api::envVariable(Name, Role::WorldSizeSource)) {
+      Taint T = worldSizeValue();
+      T.NonNull = true;
+      return T;
+    }
+    return Taint();
+  }
+  // A variable name computed elsewhere: the value carries its taint.
+  Taint T = Env.eval(NameArg);
+  if (T.LauncherVar == 1) {
+    T.Range = IntRange{{0, 0}, {1, -1}};
+    T.NonNull = true;
+    T.LauncherVar = 0;
+    T.UniformContent = false;
+    return T;
+  }
+  if (T.LauncherVar == 2 && !T.depends()) {
+    Taint W = worldSizeValue();
+    W.NonNull = true;
+    return W;
+  }
+  T.Range.reset();
+  T.UniformContent = false;
+  return T;
+}
+
+/// atoi / stoi: the number has the taint of its text.
+std::optional<Taint> parseReturn(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *Text = C.arg(C.Row.Args.Send >= 0 ? C.Row.Args.Send : 0);
+  return Text ? Env.eval(Text) : Taint();
+}
+
+/// Collectives and uniform-valued functions return the same on every rank.
+std::optional<Taint> uniformReturn(const CallModelContext &, ModelEnv &) {
+  return uniformContent();
+}
+
+/// size() / numel(): the shape of the object, not its contents.
+std::optional<Taint> shapeQueryReturn(const CallModelContext &C,
+                                      ModelEnv &Env) {
+  Taint T = C.Receiver ? Env.eval(C.Receiver) : Taint();
+  if (T.Vary && T.ContentOnly)
+    T = Taint();
+  for (const Expr *A : C.Args)
+    T.join(Env.eval(A));
+  T.Range.reset();
+  T.UniformContent = false;
+  return T;
+}
+
+//===--- Effects transfers ------------------------------------------------===//
+
+/// `MPI_Comm_rank(c, &rank)`.
+void rankSourceEffects(const CallModelContext &C, ModelEnv &Env) {
+  if (const Expr *Out = C.arg(C.Row.Args.Out)) {
+    Taint T = rankValue(C.loc());
+    T.addControl(C.Control);
+    Env.assign(Out, T);
+  }
+}
+
+void worldSizeEffects(const CallModelContext &C, ModelEnv &Env) {
+  if (const Expr *Out = C.arg(C.Row.Args.Out)) {
+    Taint T = worldSizeValue();
+    T.addControl(C.Control);
+    Env.assign(Out, T);
+  }
+}
+
+/// Data loaded from a file (values and length) differs per rank only when
+/// the file is chosen by the rank; the same path gives every rank the same
+/// data. Other out-parameters (a random fill) are rank-local.
+void localDataEffects(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *Out = C.arg(C.Row.Args.Out);
+  if (!Out)
+    return;
+  if (const Expr *PathArg = C.arg(C.Row.Args.Send)) {
+    Taint Path = Env.eval(PathArg);
+    Taint T;
+    if (Path.Vary) {
+      T = Taint::varying(VaryKind::LocalData, C.loc(),
+                         "data loaded from a file chosen by the rank");
+    } else {
+      T.UniformContent = true;
+      T.Params = Path.Params;
+    }
+    T.addControl(C.Control);
+    Env.assign(Out, T);
+    return;
+  }
+  std::string What = "rank-local value";
+  if (C.Row.Detail && *C.Row.Detail)
+    What += std::string(" (") + C.Row.Detail + ")";
+  Env.assign(Out, Taint::varying(VaryKind::LocalData, C.loc(), What));
+}
+
+void commSplitEffects(const CallModelContext &C, ModelEnv &Env) {
+  if (const Expr *Out = C.arg(C.Row.Args.Out))
+    Env.noteSubCommunicator(Out);
+}
+
+/// In-place / receive buffers hold the same value on every rank now.
+void collectiveEffects(const CallModelContext &C, ModelEnv &Env) {
+  if (const Expr *Recv = C.arg(C.Row.Args.Recv))
+    Env.markUniform(Recv);
+}
+
+/// Synchronous copies write their destination only (`m->inputs`, not all
+/// of `*m`), with the source's values. Device data read back is rank-local
+/// unless known uniform; host data keeps its own variance. Where the source
+/// lives comes from the kind argument.
+void copyEffects(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *Dst = C.arg(C.Row.Args.Recv), *Src = C.arg(C.Row.Args.Send);
+  if (!Dst || !Src)
+    return;
+  Taint ST = Env.eval(Src);
+  Taint T;
+  if (ST.Vary) {
+    T = ST;
+    T.ContentOnly = false;
+  } else if (copiesFromDevice(C.arg(C.Row.Args.Flag)) && !ST.UniformContent &&
+             baseVar(Src)) {
+    T = Taint::varying(VaryKind::LocalData, C.loc(),
+                       "rank-local device data copied to the host");
+  } else {
+    T.UniformContent = ST.UniformContent;
+    T.Params = ST.Params;
+  }
+  T.Range.reset();
+  T.addControl(C.Control);
+  // Into a buffer: its elements; into a scalar (`&n`): its value.
+  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
+  bool IntoScalar = AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+                    AddrOf->getSubExpr()->getType()->isScalarType();
+  if (T.Vary && !C.Control.Vary)
+    T.ContentOnly = !IntoScalar;
+  Env.assign(Dst, T);
+}
+
+/// One row per role, in the enum's order (checked by modelOf and the unit
+/// tests). Roles the uniformity data-flow has no transfer for are matched
+/// by other engine questions (collective sequences, device syncs, timeouts,
+/// data loaders).
+const RoleModel Table[] = {
+    {Role::Collective, uniformReturn, collectiveEffects},
+    {Role::PointToPoint},
+    {Role::RankSource, rankSourceReturn, rankSourceEffects},
+    {Role::WorldSizeSource, worldSizeReturn, worldSizeEffects},
+    {Role::LocalDataSource, localDataReturn, localDataEffects},
+    {Role::TensorRead, tensorReadReturn},
+    {Role::EnvRead, envReadReturn},
+    {Role::EnvWrite},
+    {Role::Parse, parseReturn},
+    {Role::CommSplit, nullptr, commSplitEffects},
+    {Role::CommInit},
+    {Role::AsyncErrorCheck},
+    {Role::DeviceSync},
+    {Role::StreamSync},
+    {Role::EventSync},
+    {Role::ImplicitSync},
+    {Role::HostWaitOnDevice, nullptr, copyEffects},
+    {Role::TrainingStep},
+    {Role::FailStop},
+    {Role::TimeoutKnob},
+    {Role::ProcessGroupType},
+    {Role::StoreType},
+    {Role::SamplerType},
+    {Role::DataLoaderFactory},
+    {Role::SetEpoch},
+    {Role::DeviceSelect},
+    {Role::UniformValue, uniformReturn},
+    {Role::ShapeQuery, shapeQueryReturn},
+    {Role::Wait},
+    {Role::TimeoutConstant},
+    {Role::GroupStart},
+    {Role::GroupEnd},
+    {Role::DataLoaderIterate},
+    {Role::SizeArgument},
+    {Role::DeviceLaunch},
+    {Role::Clock},
+    {Role::HostVisibleAlloc},
+};
+static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
+              "one model row per api::Role");
+
+} // namespace
+
+llvm::ArrayRef<RoleModel> apiModel() { return Table; }
+
+const RoleModel &modelOf(Role R) {
+  const RoleModel &M = Table[static_cast<unsigned>(R)];
+  assert(M.TheRole == R && "model rows follow the enum's order");
+  return M;
+}
+
+bool copiesFromDevice(const Expr *Kind) {
+  const auto *DR = Kind ? dyn_cast<DeclRefExpr>(strip(Kind)) : nullptr;
+  const auto *EC = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
+  if (EC)
+    for (const api::CopyKind &K : api::cudaCopyKinds())
+      if (EC->getName() == K.Name)
+        return K.FromDevice;
+  return true;
+}
+
+} // namespace model
+} // namespace distlint
