@@ -4,6 +4,7 @@ set -euo pipefail
 PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common-19-dev clang-tidy-19 llvm-19-tools
       nlohmann-json3-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin libtorch-dev python3 git
       pre-commit libgloo-dev libicu72 libclang-rt-19-dev ccache libyaml-cpp-dev
+      lld  # links the LibTorch test programs (tests/torch) faster than ld.bfd
       redis-server nginx-light)  # loopback servers of the result-cache tests (tests/speed)
 # DISTLINT_SETUP=analyzer: only what building the analyzer needs (CI jobs
 # that lint another project: docs/ci/github-actions.yml).

@@ -55,7 +55,8 @@ std::string findGitRoot(llvm::StringRef Dir) {
     llvm::sys::path::append(Git, ".git");
     if (llvm::sys::fs::exists(Git))
       return std::string(Cur);
-    llvm::StringRef Parent = llvm::sys::path::parent_path(Cur);
+    // A copy: parent_path points into Cur, which the assignment rewrites.
+    std::string Parent = llvm::sys::path::parent_path(Cur).str();
     if (Parent == Cur)
       break;
     Cur = Parent;

@@ -20,14 +20,17 @@ const char *MainFile = "/distlint-test/src/train.cpp";
 /// Parses Code and reports one finding at every call of `target()`.
 std::vector<Finding> findingsFor(const std::string &Code,
                                  unsigned *Suppressed = nullptr) {
+  // The AST refers to the headers' text without copying it: it must outlive
+  // the AST.
+  static const tooling::FileContentMappings Headers = {
+      {"/distlint-sys/syshdr.h",
+       "void target(); inline void in_system() { target(); }\n"},
+      {"/distlint-test/src/user.h",
+       "void target(); inline void in_user_header() { target(); }\n"}};
   std::unique_ptr<ASTUnit> AST = tooling::buildASTFromCodeWithArgs(
       Code, {"-std=c++17", "-isystem", "/distlint-sys"}, MainFile, "distlint",
       std::make_shared<PCHContainerOperations>(),
-      tooling::getClangStripDependencyFileAdjuster(),
-      {{"/distlint-sys/syshdr.h",
-        "void target(); inline void in_system() { target(); }\n"},
-       {"/distlint-test/src/user.h",
-        "void target(); inline void in_user_header() { target(); }\n"}});
+      tooling::getClangStripDependencyFileAdjuster(), Headers);
   EXPECT_TRUE(AST);
   CollectorOptions Opts;
   Opts.ProjectRoot = "/distlint-test";

@@ -1,9 +1,12 @@
 //===- LatticeTest.cpp - Laws of the uniformity lattice -------------------===//
 //
-// Join of Taint and of VarState must be commutative, associative and
-// idempotent, with a <= a join b (order: a <= b iff a join b == b), and the
-// empty VarState must be the identity. Checked over every combination of a
-// generated set of values (all flag combinations, ranges linear in W).
+// Join of Taint and of VarState must be commutative, associative,
+// idempotent and monotone, with a <= a join b (order: a <= b iff
+// a join b == b), and the empty VarState (every variable bottom: not
+// assigned on any path seen) must be the identity; Taint itself has no
+// bottom (LauncherVar and ShapeKey are flat). The path merge (pending
+// implicit flows) must not depend on the order of the paths. Checked over a
+// generated set covering every component of Taint.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/lattice/Taint.h"
@@ -12,34 +15,104 @@
 #include "clang/AST/ASTContext.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace distlint;
 
 namespace {
 
+/// Values of every component of Taint, combined by a mixed-radix walk with
+/// a stride coprime to each radix, so every pair of component values meets
+/// in some generated Taint (the set is a sample of the full product).
 std::vector<Taint> generatedValues() {
   std::vector<std::optional<IntRange>> Ranges = {
       std::nullopt,
       IntRange{{0, 0}, {0, 0}},  // 0
+      IntRange{{0, 4}, {0, 4}},  // 4
       IntRange{{0, 0}, {1, -1}}, // a rank: [0, W-1]
       IntRange{{1, 0}, {1, 0}},  // W
       IntRange{{1, -2}, {1, 3}}, // incomparable with the constants
       IntRange{{0, -5}, {0, 7}},
   };
+  const uint64_t ParamMasks[] = {0, 0b101, 0b010};
+  const uint64_t ShapeKeys[] = {0, 11, 42};
+  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2};
+  uint64_t Product = 1;
+  for (uint64_t R : Radix)
+    Product *= R;
   std::vector<Taint> Out;
-  for (unsigned Bits = 0; Bits < 64; ++Bits)
-    for (const auto &R : Ranges) {
-      if ((Bits & 3) == 3 && R && R->Lo.W)
-        continue; // keep the set small: not every flag with every range
-      Taint T;
-      T.Vary = Bits & 1;
-      T.Params = (Bits & 2) ? 0b101 : ((Bits & 32) ? 0b010 : 0);
-      T.UniformContent = Bits & 4;
-      T.ContentOnly = Bits & 8;
-      T.NonNull = Bits & 16;
-      T.LauncherVar = (Bits >> 4) & 3;
-      T.Range = R;
+  auto Make = [&](uint64_t N) {
+    unsigned D[12];
+    for (int I = 0; I < 12; ++I) {
+      D[I] = unsigned(N % Radix[I]);
+      N /= Radix[I];
+    }
+    Taint T;
+    T.Vary = D[0];
+    if (T.Vary)
+      T.Origin = VaryOrigin{VaryKind::Rank, clang::SourceLocation(), "rank"};
+    T.Params = ParamMasks[D[1]];
+    T.UniformContent = D[2];
+    T.ContentOnly = D[3];
+    T.PointeeOnly = D[4];
+    T.NonNull = D[5];
+    T.LauncherVar = uint8_t(D[6]);
+    T.Range = Ranges[D[7]];
+    T.ShapeKey = ShapeKeys[D[8]];
+    T.PendingVary = D[9];
+    if (T.PendingVary)
+      T.PendingOrigin =
+          VaryOrigin{VaryKind::Rank, clang::SourceLocation(), "rank"};
+    T.PendingParams = ParamMasks[D[10]];
+    T.ShapePending = D[11];
+    return T;
+  };
+  // 7919 is prime, so coprime to every radix: consecutive samples change
+  // every component.
+  for (uint64_t I = 0; I < 400; ++I)
+    Out.push_back(Make((I * 7919) % Product));
+  // Each component alone, against the default value.
+  for (int I = 0, Mul = 1; I < 12; Mul *= int(Radix[I]), ++I)
+    for (uint64_t V = 1; V < Radix[I]; ++V)
+      Out.push_back(Make(V * uint64_t(Mul)));
+  return Out;
+}
+
+/// The values the transfer functions produce (the path merge is defined on
+/// these): a pending implicit flow is a single value, a pending shape
+/// comparison a varying tensor of a known shape.
+bool wellFormed(const Taint &T) {
+  if ((T.PendingVary || T.PendingParams) && !T.singleValue())
+    return false;
+  if (T.ShapePending && (!T.Vary || !T.ShapeKey))
+    return false;
+  return true;
+}
+
+std::vector<Taint> wellFormedValues() {
+  std::vector<Taint> Out;
+  for (Taint T : generatedValues()) {
+    // Drop the pending flags that the value cannot carry.
+    if (!T.singleValue()) {
+      T.PendingVary = false;
+      T.PendingOrigin = VaryOrigin();
+      T.PendingParams = 0;
+    }
+    if (!T.Vary || !T.ShapeKey)
+      T.ShapePending = false;
+    Out.push_back(T);
+  }
+  // Pending single values, as addControl makes them.
+  for (int64_t V : {0, 4, 7})
+    for (bool ByParam : {false, true}) {
+      Taint T = Taint::constant(V);
+      Taint Ctl = Taint::varying(VaryKind::Rank, clang::SourceLocation(), "r");
+      if (ByParam) {
+        Ctl = Taint();
+        Ctl.Params = 0b10;
+      }
+      T.addControl(Ctl);
       Out.push_back(T);
     }
   return Out;
@@ -51,9 +124,34 @@ Taint joined(Taint A, const Taint &B) {
 }
 bool leq(const Taint &A, const Taint &B) { return joined(A, B).sameAs(B); }
 
+TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
+  auto Values = generatedValues();
+  auto Takes = [&](auto Pred) {
+    return std::count_if(Values.begin(), Values.end(), Pred) > 10;
+  };
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.Vary && T.PointeeOnly; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.Vary && T.ContentOnly; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapeKey == 11; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapeKey == 42; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapePending; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingVary; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingParams == 0b101; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.LauncherVar == 2; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.UniformContent; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.NonNull && T.Range; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.singleValue(); }));
+  auto Merged = wellFormedValues();
+  EXPECT_GT(std::count_if(Merged.begin(), Merged.end(),
+                          [](const Taint &T) { return T.PendingVary; }),
+            3);
+  EXPECT_GT(std::count_if(Merged.begin(), Merged.end(),
+                          [](const Taint &T) { return T.ShapePending; }),
+            10);
+}
+
 TEST(TaintLattice, JoinIsCommutativeIdempotentAndAnUpperBound) {
   auto Values = generatedValues();
-  ASSERT_GT(Values.size(), 200u);
+  ASSERT_GT(Values.size(), 400u);
   for (const Taint &A : Values) {
     EXPECT_TRUE(joined(A, A).sameAs(A));
     for (const Taint &B : Values) {
@@ -76,15 +174,76 @@ TEST(TaintLattice, JoinIsAssociative) {
 }
 
 TEST(TaintLattice, JoinIsMonotone) {
+  // Comparable pairs a <= b: the values and their joins with others.
   auto Values = generatedValues();
+  for (size_t I = 0, N = Values.size(); I < N; I += 17)
+    for (size_t J = 0; J < N; J += 29)
+      Values.push_back(joined(Values[I], Values[J]));
+  unsigned Comparable = 0;
   for (size_t I = 0; I < Values.size(); I += 2)
     for (size_t J = 0; J < Values.size(); J += 3) {
       const Taint &A = Values[I], &B = Values[J];
       if (!leq(A, B))
         continue;
+      ++Comparable;
       for (size_t K = 0; K < Values.size(); K += 11)
         ASSERT_TRUE(leq(joined(A, Values[K]), joined(B, Values[K])));
     }
+  EXPECT_GT(Comparable, 500u);
+}
+
+Taint merged(Taint A, const Taint &B) {
+  A.mergePaths(B);
+  return A;
+}
+
+// The path merge is applied pairwise to the predecessors of a block, in
+// whatever order the CFG lists them: it must not depend on that order.
+TEST(TaintPathMerge, CommutativeAssociativeAndIdempotent) {
+  auto Values = wellFormedValues();
+  ASSERT_GT(Values.size(), 400u);
+  for (const Taint &A : Values) {
+    ASSERT_TRUE(wellFormed(A));
+    ASSERT_TRUE(merged(A, A).sameAs(A));
+    for (const Taint &B : Values) {
+      Taint AB = merged(A, B);
+      ASSERT_TRUE(AB.sameAs(merged(B, A)));
+      ASSERT_TRUE(wellFormed(AB));
+    }
+  }
+  for (size_t I = 0; I < Values.size(); I += 3)
+    for (size_t J = 1; J < Values.size(); J += 4)
+      for (size_t K = 0; K < Values.size(); K += 7) {
+        const Taint &A = Values[I], &B = Values[J], &C = Values[K];
+        ASSERT_TRUE(merged(merged(A, B), C).sameAs(merged(A, merged(B, C))));
+      }
+}
+
+// x = 5; if (rank == 0) { if (c) x = 4; else x = 4; }: the inner arms and
+// the other ranks' path meet in one block, merged in any order.
+TEST(TaintPathMerge, SameValueUnderARankBranchIsDecidedOnlyWhenItCloses) {
+  Taint Rank = Taint::varying(VaryKind::Rank, clang::SourceLocation(), "r");
+  Taint Four = Taint::constant(4);
+  Four.addControl(Rank);
+  ASSERT_TRUE(Four.PendingVary);
+  Taint Five = Taint::constant(5);
+  for (Taint T :
+       {merged(merged(Four, Four), Five), merged(Four, merged(Four, Five)),
+        merged(merged(Five, Four), Four)}) {
+    T.decidePending(Taint());
+    EXPECT_TRUE(T.Vary);
+  }
+  // Both arms assign 4: uniform where the branch closes, still pending in
+  // an inner join that the rank branch controls.
+  Taint Both = merged(Four, Four);
+  Taint Inner = Both;
+  Inner.decidePending(Rank);
+  EXPECT_TRUE(Inner.PendingVary);
+  EXPECT_TRUE(merged(Inner, Five).Vary);
+  Both.decidePending(Taint());
+  EXPECT_FALSE(Both.Vary);
+  EXPECT_FALSE(Both.PendingVary);
+  EXPECT_TRUE(Both.singleValue());
 }
 
 TEST(TaintLattice, RangeHullHoldsBothForEveryWorldSize) {
@@ -141,6 +300,19 @@ TEST(VarStateLattice, EmptyIsBottomAndJoinFollowsTheLaws) {
                               joinStates(A, joinStates(B, C))));
     }
   }
+}
+
+TEST(VarStateLattice, PathMergeDoesNotDependOnThePathOrder) {
+  auto States = generatedStates(wellFormedValues());
+  ASSERT_GT(States.size(), 10u);
+  for (const VarState &A : States)
+    for (const VarState &B : States) {
+      ASSERT_TRUE(sameState(mergePathStates(A, B), mergePathStates(B, A)));
+      for (const VarState &C : States) {
+        ASSERT_TRUE(sameState(mergePathStates(mergePathStates(A, B), C),
+                              mergePathStates(A, mergePathStates(B, C))));
+      }
+    }
 }
 
 TEST(VarStateLattice, WideningDropsOnlyRangesThatStillChange) {

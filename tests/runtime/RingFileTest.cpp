@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <set>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -43,8 +44,12 @@ protected:
     std::string Error;
     TraceWriter *W = TraceWriter::create(O, Error);
     EXPECT_NE(W, nullptr) << Error;
+    // The preload library keeps its writer for the life of the process; a
+    // test frees its own.
+    Writers.emplace_back(W);
     return W;
   }
+  std::vector<std::unique_ptr<TraceWriter>> Writers;
   static void put(TraceWriter &W, uint64_t Seq, uint32_t Tid = 1) {
     uint64_t Slot;
     TraceRecord *R = W.claim(Slot);

@@ -255,11 +255,8 @@ def main():
         log("SKIPPED: libdistlint-rt-torch.so was not built (no LibTorch headers at configure)")
         return 77
     work = Path(args.work).resolve()
-    programs = [p for p in torch_stage.torch_programs()
-                if p.run_kind == "gloo" and "1.13" in p.versions and
-                p.run_label in ("buggy", "clean")]
-    if args.filter:
-        programs = [p for p in programs if re.search(args.filter, p.rel)]
+    programs = [p for p in torch_stage.gloo_programs(args.filter)
+                if p.run_label in ("buggy", "clean")]
     # Programs that never create a process group (the set-epoch ones only
     # shard data) give the recorder nothing to see.
     no_group = [p for p in programs if "ProcessGroup" not in p.text]

@@ -189,11 +189,10 @@ struct Taint {
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
            ContentOnly == O.ContentOnly && PointeeOnly == O.PointeeOnly &&
-           NonNull == O.NonNull &&
-           LauncherVar == O.LauncherVar && UniformContent == O.UniformContent &&
-           Range == O.Range && ShapeKey == O.ShapeKey &&
-           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
-           ShapePending == O.ShapePending;
+           NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
+           UniformContent == O.UniformContent && Range == O.Range &&
+           ShapeKey == O.ShapeKey && PendingVary == O.PendingVary &&
+           PendingParams == O.PendingParams && ShapePending == O.ShapePending;
   }
 
   /// The pending implicit flow becomes real: the value differs where the
@@ -217,16 +216,15 @@ struct Taint {
 
   /// Join where control-flow paths meet. A value assigned under a branch
   /// that may differ between ranks varies only if the paths leave different
-  /// values: the same single value on both is that value everywhere, and
-  /// tensors of the same known shape differ in their values only.
+  /// values: the same single value on both stays pending (decidePending
+  /// makes it uniform once no branch that may differ is still open), and
+  /// tensors of the same known shape differ in their values only. Keeping
+  /// it pending makes the merge of three paths independent of their order.
   void mergePaths(Taint O) {
-    bool Pending = PendingVary || PendingParams || O.PendingVary ||
-                   O.PendingParams;
+    bool Pending =
+        PendingVary || PendingParams || O.PendingVary || O.PendingParams;
     if (Pending && singleValue() && O.singleValue() && Range == O.Range) {
       join(O);
-      PendingVary = false;
-      PendingParams = 0;
-      PendingOrigin = VaryOrigin();
       return;
     }
     bool ShapeDiffers = (ShapePending || O.ShapePending) &&
@@ -238,6 +236,20 @@ struct Taint {
       ContentOnly = false;
       ShapePending = false;
     }
+  }
+
+  /// At a merge point under MergeControl: a pending single value that every
+  /// path into it holds is that value on every rank, unless the branches
+  /// that caused it are still open here (an inner join of one arm, whose
+  /// control still depends on them): then the outer join decides.
+  void decidePending(const Taint &MergeControl) {
+    if (!singleValue())
+      return;
+    if (!MergeControl.Vary) {
+      PendingVary = false;
+      PendingOrigin = VaryOrigin();
+    }
+    PendingParams &= MergeControl.Params;
   }
 };
 

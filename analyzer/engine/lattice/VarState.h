@@ -28,25 +28,38 @@ inline VarState joinStates(const VarState &A, const VarState &B) {
   return Out;
 }
 
-/// Merges the states of two control-flow paths. A variable missing on one
-/// side has its initial value there, which a pending implicit flow cannot
-/// be compared with: it settles (Taint::mergePaths decides the others).
+/// A variable missing on one path has its initial value there, which is
+/// not a known single value: a pending implicit flow cannot be compared
+/// with it (it settles), and neither can a later path's (no range).
+inline void mergeWithInitialValue(Taint &T) {
+  T.settle();
+  T.Range.reset();
+}
+
+/// Merges the states of two control-flow paths (Taint::mergePaths per
+/// variable present on both).
 inline VarState mergePathStates(const VarState &A, const VarState &B) {
   VarState Out = A;
   for (auto &[VD, T] : Out)
     if (!B.count(VD))
-      T.settle();
+      mergeWithInitialValue(T);
   for (const auto &[VD, T] : B) {
     auto It = Out.find(VD);
     if (It == Out.end()) {
-      Taint Settled = T;
-      Settled.settle();
-      Out.emplace(VD, Settled);
+      Taint Merged = T;
+      mergeWithInitialValue(Merged);
+      Out.emplace(VD, Merged);
     } else {
       It->second.mergePaths(T);
     }
   }
   return Out;
+}
+
+/// Taint::decidePending for every variable, at a merge point.
+inline void decidePendingStates(VarState &S, const Taint &MergeControl) {
+  for (auto &[VD, T] : S)
+    T.decidePending(MergeControl);
 }
 
 /// Equal as lattice elements (origins are witnesses, not compared).

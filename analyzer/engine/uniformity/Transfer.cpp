@@ -252,7 +252,7 @@ struct UniformityProblem {
 
   VarState bottom() const { return {}; }
   VarState boundary() const { return {}; }
-  VarState merge(const CFGBlock *,
+  VarState merge(const CFGBlock *B,
                  llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
     VarState In;
     bool First = true;
@@ -262,6 +262,9 @@ struct UniformityProblem {
       In = First ? *Nb.Out : mergePathStates(In, *Nb.Out);
       First = false;
     }
+    // Decided once all paths into the block are merged.
+    auto It = Ctl.find(B);
+    decidePendingStates(In, It != Ctl.end() ? It->second : Taint());
     return In;
   }
   void transfer(const CFGBlock *B, VarState &S) {
