@@ -119,6 +119,10 @@ std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   FactsRef Facts = cfgOnly(FD, Transient);
   if (!Facts)
     return Out;
+  // While the body is in memory: FD's callers ask for its summary later,
+  // when it may have been dropped and would be rebuilt for it.
+  if (!Transient)
+    fillCollectiveFacts(FD);
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
   for (const CFGBlock *B : Facts->reversePostOrder())
     for (const CFGElement &El : *B)
@@ -209,6 +213,7 @@ Engine::divergenceAt(const CallExpr *Collective) {
   ResidentResult R = P->resident(FD);
   if (!R)
     return std::nullopt;
+  fillCollectiveFacts(FD); // While resident (see collectiveSites).
   const CFGBlock *B = R.facts().blockOf(Collective);
   if (!B)
     return std::nullopt;
