@@ -278,11 +278,13 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     FunctionResult *R = It->second.get();
     if (R->Analyzing)
       noteRecursionCut(*R); // R answers with what it has so far.
+    R->Called |= !Running.empty() && Running.back() != R;
     return R;
   }
   auto &Slot = Results[FD];
   Slot = std::make_unique<FunctionResult>();
   FunctionResult *R = Slot.get();
+  R->Called = !Running.empty();
   if (!isTaughtDecl(E, FD))
     return R;
   std::unique_ptr<FunctionFacts> Facts = FunctionFacts::build(FD, E.Ctx);

@@ -22,6 +22,7 @@
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
+#include "engine/collectives/SequenceBuilder.h"
 #include "engine/lattice/Taint.h"
 #include "engine/lattice/VarState.h"
 
@@ -104,6 +105,8 @@ struct FunctionResult {
   bool Done = false;
   /// Clang built a CFG for the body (so a dropped Body can be rebuilt).
   bool HasCfg = false;
+  /// Another function's analysis asked for this one (it is a callee).
+  bool Called = false;
   /// Collective facts (filled lazily, after the uniformity rounds).
   enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
   enum {
@@ -186,6 +189,11 @@ public:
       Results;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFacts>>
       FactsCache;
+  /// Collective-sequence trees of callees that were complete (nothing cut),
+  /// built once the TU facts were final: callers inline them without the
+  /// callee's body, which the result cache may have dropped.
+  llvm::DenseMap<const clang::FunctionDecl *, collectives::CalleeTrees::Built>
+      CompleteTrees;
   /// TU-wide facts, grown across rounds.
   llvm::DenseMap<const clang::FieldDecl *, Taint> FieldVary;
   /// Value range of each user field over every write seen in the TU

@@ -31,8 +31,16 @@
 
 namespace distlint {
 
+class Engine;
 class FunctionFacts;   // CFG, post-dominators, control dependence (cfg/)
 class AnalysisManager; // per-function and per-TU results (AnalysisManager.h)
+namespace collectives {
+struct Node;
+struct CalleeTrees;
+std::shared_ptr<const Node> functionSequence(Engine &E,
+                                             const clang::FunctionDecl *FD,
+                                             CalleeTrees &Callees);
+} // namespace collectives
 
 /// Why a value may differ between ranks.
 enum class VaryKind : uint8_t {
@@ -219,6 +227,9 @@ public:
 private:
   friend class AnalysisManager;
   friend class UniformityAnalysis;
+  friend std::shared_ptr<const collectives::Node>
+  collectives::functionSequence(Engine &E, const clang::FunctionDecl *FD,
+                                collectives::CalleeTrees &Callees);
   // Collective questions (collectives/Questions.cpp).
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);

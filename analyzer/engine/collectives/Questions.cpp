@@ -121,7 +121,7 @@ std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
     return Out;
   // While the body is in memory: FD's callers ask for its summary later,
   // when it may have been dropped and would be rebuilt for it.
-  if (!Transient)
+  if (!Transient && P->analyze(FD)->Called)
     fillCollectiveFacts(FD);
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
   for (const CFGBlock *B : Facts->reversePostOrder())
@@ -213,7 +213,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
   ResidentResult R = P->resident(FD);
   if (!R)
     return std::nullopt;
-  fillCollectiveFacts(FD); // While resident (see collectiveSites).
+  if (R->Called)
+    fillCollectiveFacts(FD); // While resident (see collectiveSites).
   const CFGBlock *B = R.facts().blockOf(Collective);
   if (!B)
     return std::nullopt;
