@@ -34,9 +34,8 @@ size_t Budget::resultCacheBytes() {
   if (const char *Env = std::getenv("DISTLINT_RESULT_CACHE_BYTES"))
     return std::strtoull(Env, nullptr, 10);
   // Hundreds of functions (bench/scaling's are ~25 KB each): TUs up to that
-  // size never rebuild a body. Beyond it a larger cache saves few rebuilds:
-  // rules ask about functions in the order they were analyzed, so an LRU
-  // cache holding a fraction of the TU misses on nearly every one anyway.
+  // size never rebuild a body. Beyond it each body dropped is rebuilt about
+  // once, when the rules ask about its function.
   return size_t(16) << 20;
 }
 
@@ -142,8 +141,17 @@ void AnalysisManager::touch(FunctionResult &R) {
     return;
   }
   R.Bytes = R.Body->approxBytes();
-  Lru.push_front(&R);
-  R.LruPos = Lru.begin();
+  // The rules ask about the functions after the TU is analyzed, in about
+  // the order they were analyzed: a body analyzed then goes to the back, to
+  // be dropped first, so that the first ones are still there when asked for
+  // (at the front, the last ones would stay and every question would miss).
+  if (Preparing) {
+    Lru.push_back(&R);
+    R.LruPos = std::prev(Lru.end());
+  } else {
+    Lru.push_front(&R);
+    R.LruPos = Lru.begin();
+  }
   R.Listed = true;
   ListedBytes += R.Bytes;
   ListedSizes.insert(R.Bytes);
