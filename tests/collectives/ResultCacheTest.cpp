@@ -140,4 +140,38 @@ TEST(ResultCache, HeldFactsSurviveOtherQuestions) {
   EXPECT_EQ(&Again->cfg(), Graph);
 }
 
+TEST(ResultCache, CallersInlineTheTreesOfDroppedCallees) {
+  // The rules ask about a callee first, then about its caller, whose summary
+  // inlines the callee's collective sequence: that comes from the callee's
+  // tree, kept with its result, not from rebuilding its dropped body.
+  apitest::Snippet S(R"cpp(
+#include <mpi.h>
+static void sum(int *a, int n) {
+  MPI_Allreduce(MPI_IN_PLACE, a, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); // @sum
+}
+void caller(int *a, int n) {
+  int k = n * 2;
+  for (int i = 0; i < k; ++i)
+    a[i] += i; // Makes the caller's body the largest: it stays resident.
+  sum(a, k); // @first
+  sum(a, n);
+}
+)cpp");
+  ASSERT_TRUE(S.ok());
+  api::ApiIndex Api;
+  Engine E(S.context(), Api);
+  E.limits().ResultCacheBytes = 0;
+  const auto *Caller =
+      llvm::dyn_cast_or_null<clang::FunctionDecl>(S.decl("caller"));
+  ASSERT_TRUE(Caller && S.call("@first", "sum"));
+  (void)E.divergenceAt(S.call("@sum", "MPI_Allreduce"));
+  unsigned Drops = E.limits().ResultCacheDrops;
+  // A question about the caller drops the callee's body.
+  (void)E.uniformity(S.call("@first", "sum")->getArg(1));
+  ASSERT_GT(E.limits().ResultCacheDrops, Drops);
+  unsigned Rebuilds = E.limits().ResultCacheRebuilds;
+  EXPECT_TRUE(E.summary(Caller).IssuesCollective);
+  EXPECT_EQ(E.limits().ResultCacheRebuilds, Rebuilds);
+}
+
 } // namespace
