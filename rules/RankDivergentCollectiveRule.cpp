@@ -25,8 +25,8 @@ void RankDivergentCollectiveRule::check(
   const FunctionDecl *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
     FD = L->getCallOperator();
-  if (FD && !FD->isDependentContext() && !llvm::is_contained(Functions, FD))
-    Functions.push_back(FD);
+  if (FD && !FD->isDependentContext())
+    Functions.insert(FD);
 }
 
 // formatMessage (Rule.h) fills the %0-style arguments of notes.

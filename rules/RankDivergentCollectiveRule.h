@@ -3,6 +3,7 @@
 
 #include "Rule.h"
 #include "engine/Engine.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <vector>
 
@@ -22,7 +23,8 @@ public:
 
 private:
   const clang::SourceManager *SM = nullptr;
-  std::vector<const clang::FunctionDecl *> Functions;
+  /// In match order, each once (a TU may hold 60,000 functions).
+  llvm::SetVector<const clang::FunctionDecl *> Functions;
   void checkFunction(const clang::FunctionDecl *FD);
   void reportDivergence(const CollectiveSite &Site,
                         const Engine::Divergence &D);

@@ -19,7 +19,7 @@ namespace distlint {
 using api::Role;
 
 const std::vector<const CFGBlock *> &
-FunctionResult::liveControlDependencies(const CFGBlock *B) {
+FunctionBody::liveControlDependencies(const CFGBlock *B) {
   auto It = LiveDeps.find(B);
   if (It != LiveDeps.end())
     return It->second;
@@ -29,7 +29,7 @@ FunctionResult::liveControlDependencies(const CFGBlock *B) {
   return LiveDeps[B] = std::move(Out);
 }
 
-PrunedControlDependence &FunctionResult::pruned() {
+PrunedControlDependence &FunctionBody::pruned() {
   if (!Pruned) {
     // Paths that end the job and error paths (cfg/ErrorPaths.h) alike.
     llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(),
@@ -40,7 +40,7 @@ PrunedControlDependence &FunctionResult::pruned() {
   return *Pruned;
 }
 
-const CFGBlock *FunctionResult::liveImmediatePostDominator(const CFGBlock *B) {
+const CFGBlock *FunctionBody::liveImmediatePostDominator(const CFGBlock *B) {
   if ((!Doomed.empty() || !ErrorPaths.empty()) && !Doomed.count(B) &&
       !ErrorPaths.count(B))
     if (const CFGBlock *Join = pruned().immediatePostDominator(B))
@@ -190,7 +190,12 @@ void AnalysisManager::collect() {
       }
 }
 
-AnalysisManager::~AnalysisManager() = default;
+AnalysisManager::~AnalysisManager() {
+  if (std::getenv("DISTLINT_DEBUG_BUDGETS"))
+    llvm::errs() << "distlint: result cache: " << Limits.ResultCacheDrops
+                 << " bodies dropped, " << Limits.ResultCacheRebuilds
+                 << " rebuilt\n";
+}
 
 void AnalysisManager::collectTaught() {
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
@@ -237,6 +242,7 @@ void AnalysisManager::prepare() {
   bool Stable = false;
   for (int Round = 0; Round < Limits.TuRounds && !Stable; ++Round) {
     unsigned Stamp = GrowthStamp;
+    forgetAll();
     Results.clear();
     for (const FunctionDecl *FD : TaughtFunctions)
       analyze(FD);
@@ -268,29 +274,39 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   if (const FunctionDecl *Def = FD->getDefinition())
     FD = Def;
   auto It = Results.find(FD);
-  if (It != Results.end())
-    return It->second.get(); // Done, or in progress (recursion cut).
+  if (It != Results.end()) {
+    FunctionResult *R = It->second.get();
+    if (R->Analyzing)
+      noteRecursionCut(*R); // R answers with what it has so far.
+    R->Called |= !Running.empty() && Running.back() != R;
+    return R;
+  }
   auto &Slot = Results[FD];
   Slot = std::make_unique<FunctionResult>();
   FunctionResult *R = Slot.get();
+  R->Called = !Running.empty();
   if (!isTaughtDecl(E, FD))
     return R;
-  R->Facts = FunctionFacts::build(FD, E.Ctx);
-  if (!R->Facts)
+  std::unique_ptr<FunctionFacts> Facts = FunctionFacts::build(FD, E.Ctx);
+  if (!Facts)
     return R;
   if (!E.isUserCode(FD) &&
-      R->Facts->cfg().getNumBlockIDs() > Limits.TaughtBodyBlocks) {
+      Facts->cfg().getNumBlockIDs() > Limits.TaughtBodyBlocks) {
     // Too big to learn from: no summary.
     Limits.hit("library body size", FD->getNameAsString());
-    R->Facts.reset();
     return R;
   }
+  R->HasCfg = true;
+  R->Body = std::make_unique<FunctionBody>();
+  R->Body->Facts = std::move(Facts);
+  unsigned StartStamp = GrowthStamp, StartAliases = AliasCount;
+  beginAnalysis(*R);
   computeDoomed(FD, *R);
-  R->ErrorPaths = errorPathBlocks(E, *R->Facts);
+  R->Body->ErrorPaths = errorPathBlocks(E, *R->facts());
   UniformityAnalysis U(E, FD, *R);
   U.run();
-  const CFGBlock *ExitBlock = &R->Facts->cfg().getExit();
-  for (const CFGBlock *B : R->Facts->reversePostOrder())
+  const CFGBlock *ExitBlock = &R->facts()->cfg().getExit();
+  for (const CFGBlock *B : R->facts()->reversePostOrder())
     if (throwLeavesFunction(B, ExitBlock))
       R->ThrowTaint.addControl(U.controlTaint(B, true));
 
@@ -301,8 +317,8 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     if (R->ReturnTaint.Params & (uint64_t(1) << I))
       Sum.ParamsToReturn.push_back(I);
   // Out-parameters written with rank-varying values.
-  const CFGBlock &Exit = R->Facts->cfg().getExit();
-  VarState AtExit = R->In.lookup(&Exit);
+  const CFGBlock &Exit = R->facts()->cfg().getExit();
+  VarState AtExit = R->Body->In.lookup(&Exit);
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *PD = FD->getParamDecl(I);
     QualType T = PD->getType();
@@ -317,6 +333,7 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   // No-return: the exit is unreachable from the entry except through
   // fail-stop blocks.
   R->Done = true;
+  endAnalysis(*R, StartStamp, StartAliases);
   return R;
 }
 
@@ -328,12 +345,12 @@ bool AnalysisManager::neverReturns(const FunctionDecl *FD) {
   if (!FD->hasBody() || !isTaughtDecl(E, FD))
     return false;
   FunctionResult *R = analyze(FD);
-  if (!R || !R->Facts)
+  if (!R || !R->HasCfg)
     return false;
   computeDoomed(FD, *R);
   if (R->DoomedState != FunctionResult::DoomedDone)
     return false; // Recursion: assume it returns.
-  return R->Doomed.count(&R->Facts->cfg().getEntry()) > 0;
+  return R->EntryDoomed;
 }
 
 bool AnalysisManager::failStopCall(const CallExpr *Call) {
@@ -341,12 +358,15 @@ bool AnalysisManager::failStopCall(const CallExpr *Call) {
 }
 
 void AnalysisManager::computeDoomed(const FunctionDecl *FD, FunctionResult &R) {
-  if (R.DoomedState != FunctionResult::DoomedNotStarted || !R.Facts)
+  if (R.DoomedState != FunctionResult::DoomedNotStarted || !R.facts())
     return;
   R.DoomedState = FunctionResult::DoomedInProgress;
   (void)FD;
-  R.Doomed = doomedBlocks(
-      R.Facts->cfg(), [&](const CallExpr *Call) { return failStopCall(Call); });
+  // R is being analyzed (or is a scratch result): its body stays put.
+  const CFG &Graph = R.facts()->cfg();
+  R.Body->Doomed = doomedBlocks(
+      Graph, [&](const CallExpr *Call) { return failStopCall(Call); });
+  R.EntryDoomed = R.Body->Doomed.count(&Graph.getEntry()) > 0;
   R.DoomedState = FunctionResult::DoomedDone;
 }
 

@@ -7,6 +7,14 @@
 // grows the TU-wide facts (rank-varying fields and globals,
 // sub-communicators) in rounds until they stop changing.
 //
+// Memory: what callers need bottom-up (FunctionResult: summary, return and
+// throw taint) is kept for every function of the TU; the CFG and the
+// per-block states (FunctionBody) only for as many functions as
+// Budget::ResultCacheBytes holds (ResultCache.cpp). A dropped body is rebuilt
+// by analyzing the function again, which gives the same states because only
+// functions whose analysis saw no recursion cut and no TU-fact growth are
+// ever dropped.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -14,14 +22,17 @@
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
+#include "engine/collectives/SequenceBuilder.h"
 #include "engine/lattice/Taint.h"
 #include "engine/lattice/VarState.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,26 +40,15 @@ namespace distlint {
 
 using clang::CFGBlock;
 
-/// Facts of one analyzed function.
-struct FunctionResult {
+/// What the analysis of one function keeps about its body: the CFG facts and
+/// the states of every block. Dropped and rebuilt by the ResultCache.
+struct FunctionBody {
   std::unique_ptr<FunctionFacts> Facts;
   llvm::DenseMap<const CFGBlock *, VarState> In;
   llvm::DenseMap<const CFGBlock *, Taint> BranchTaint;
-  FunctionSummary Summary;
-  Taint ReturnTaint;
-  unsigned ReturnsSeen = 0;
-  /// Control taint of throws that leave the function.
-  Taint ThrowTaint;
   /// Joined taint of each variable over all program points (for lambdas
   /// that capture it).
   VarState AllPoints;
-  /// Pointer/reference parameters whose contents are the same on every rank
-  /// when the function returns (all-reduced / broadcast in place, directly
-  /// or through helpers).
-  llvm::SmallVector<unsigned, 2> UniformOutParams;
-  /// Fields assigned from parameters: field -> parameter mask.
-  std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
-  bool Done = false;
   /// States stateBefore() met while replaying a block: the state before
   /// every kReplayStride-th element, valid while the TU facts stay at
   /// Stamp. Many queries into one long block (a function calling 10,000
@@ -58,18 +58,12 @@ struct FunctionResult {
     std::vector<VarState> States; ///< [k]: before element k * stride.
   };
   llvm::DenseMap<const CFGBlock *, ReplayCheckpoints> Checkpoints;
-  /// Collective facts (filled lazily, after the uniformity rounds).
-  enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
   /// Blocks from which every path ends the job (cfg/FailStop.h).
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
-  enum {
-    DoomedNotStarted,
-    DoomedInProgress,
-    DoomedDone
-  } DoomedState = DoomedNotStarted;
   /// Failure arms of status checks that leave (engine/ErrorPaths.h): like
   /// doomed blocks, they do not make later code control-dependent.
   llvm::SmallPtrSet<const CFGBlock *, 8> ErrorPaths;
+
   /// Control dependencies that remain when the paths that end the job are
   /// ignored: after `if (err) exit(1);`, or after `if (rank == 0) {
   /// CHECK(...); }`, the code that follows runs on every rank still alive.
@@ -80,11 +74,100 @@ struct FunctionResult {
   /// are ignored: B's immediate post-dominator in the same pruned CFG (the
   /// full CFG's for doomed blocks, whose paths all end the job).
   const CFGBlock *liveImmediatePostDominator(const CFGBlock *B);
+  /// What the body occupies, estimated from its size (the cache's unit).
+  size_t approxBytes() const;
 
 private:
   PrunedControlDependence &pruned();
   std::unique_ptr<PrunedControlDependence> Pruned;
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
+};
+
+/// Facts of one analyzed function, kept for the whole TU.
+struct FunctionResult {
+  /// The body while it is in memory; read it through a ResidentResult (or
+  /// as the analysis that fills it).
+  std::unique_ptr<FunctionBody> Body;
+  FunctionSummary Summary;
+  Taint ReturnTaint;
+  unsigned ReturnsSeen = 0;
+  /// Control taint of throws that leave the function.
+  Taint ThrowTaint;
+  /// Branch taints (by block ID) the last round of the data-flow ran under,
+  /// those that depend on anything: rebuilding the body starts from them.
+  std::vector<std::pair<unsigned, Taint>> ControlSeed;
+  /// Pointer/reference parameters whose contents are the same on every rank
+  /// when the function returns (all-reduced / broadcast in place, directly
+  /// or through helpers).
+  llvm::SmallVector<unsigned, 2> UniformOutParams;
+  /// Fields assigned from parameters: field -> parameter mask.
+  std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
+  bool Done = false;
+  /// Clang built a CFG for the body (so a dropped Body can be rebuilt).
+  bool HasCfg = false;
+  /// Another function's analysis asked for this one (it is a callee).
+  bool Called = false;
+  /// Collective facts (filled lazily, after the uniformity rounds).
+  enum { NotStarted, InProgress, Finished } CollectiveState = NotStarted;
+  enum {
+    DoomedNotStarted,
+    DoomedInProgress,
+    DoomedDone
+  } DoomedState = DoomedNotStarted;
+  /// Every path from the entry ends the job (the entry block is doomed).
+  bool EntryDoomed = false;
+
+  FunctionFacts *facts() const { return Body ? Body->Facts.get() : nullptr; }
+
+  //--- ResultCache bookkeeping -------------------------------------------
+  /// The analysis (or a rebuild of the body) is running.
+  bool Analyzing = false;
+  /// Rebuilding the body gives the same states: the analysis saw no
+  /// function in progress and the TU facts did not grow meanwhile.
+  bool Reproducible = false;
+  /// GrowthStamp when the analysis ended.
+  unsigned Stamp = 0;
+  /// Holders of the body (ResidentResult, FactsRef); never dropped while > 0.
+  unsigned Pins = 0;
+  /// Accounted size of Body while it is in the cache's LRU list.
+  size_t Bytes = 0;
+  bool Listed = false;
+  /// The body is being rebuilt (into a scratch result, then moved here).
+  bool Rebuilding = false;
+  std::list<FunctionResult *>::iterator LruPos;
+};
+
+class AnalysisManager;
+
+/// A FunctionResult whose Body is in memory and stays there while this
+/// handle lives (the ResultCache drops only bodies nobody holds).
+class ResidentResult {
+public:
+  ResidentResult() = default;
+  explicit ResidentResult(FunctionResult *R) : R(R) {
+    if (R)
+      ++R->Pins;
+  }
+  ResidentResult(ResidentResult &&O) noexcept : R(O.R) { O.R = nullptr; }
+  ResidentResult &operator=(ResidentResult &&O) noexcept {
+    std::swap(R, O.R);
+    return *this;
+  }
+  ResidentResult(const ResidentResult &) = delete;
+  ResidentResult &operator=(const ResidentResult &) = delete;
+  ~ResidentResult() {
+    if (R)
+      --R->Pins;
+  }
+  explicit operator bool() const { return R; }
+  FunctionResult *operator->() const { return R; }
+  FunctionResult &operator*() const { return *R; }
+  FunctionResult *get() const { return R; }
+  FunctionBody &body() const { return *R->Body; }
+  FunctionFacts &facts() const { return *R->Body->Facts; }
+
+private:
+  FunctionResult *R = nullptr;
 };
 
 /// The per-TU state behind Engine (Engine::P).
@@ -106,6 +189,11 @@ public:
       Results;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionFacts>>
       FactsCache;
+  /// Collective-sequence trees of callees that were complete (nothing cut),
+  /// built once the TU facts were final: callers inline them without the
+  /// callee's body, which the result cache may have dropped.
+  llvm::DenseMap<const clang::FunctionDecl *, collectives::CalleeTrees::Built>
+      CompleteTrees;
   /// TU-wide facts, grown across rounds.
   llvm::DenseMap<const clang::FieldDecl *, Taint> FieldVary;
   /// Value range of each user field over every write seen in the TU
@@ -127,19 +215,51 @@ public:
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Aliases;
+  /// Distinct pairs in Aliases: a function whose analysis added one is not
+  /// reproducible (a second analysis would start with it known).
+  unsigned AliasCount = 0;
+  void addAlias(const clang::VarDecl *Holder, const clang::VarDecl *Tensor);
   unsigned GrowthStamp = 0;
   /// Every limit of the analysis and where it was hit.
   Budget Limits;
 
   void prepare();
   void collect();
+  /// The result of FD, analyzed on first use. Its Body may be absent (not
+  /// analyzed yet, no CFG, or dropped): what callers need bottom-up
+  /// (Summary, ReturnTaint, ThrowTaint, ParamToField) is always there.
   FunctionResult *analyze(const clang::FunctionDecl *FD);
+  /// The result of FD with its Body in memory (rebuilt if it was dropped),
+  /// held while the handle lives; empty when FD has no CFG.
+  ResidentResult resident(const clang::FunctionDecl *FD);
   Taint initialTaint(const clang::VarDecl *VD, const clang::FunctionDecl *FD);
   /// Fail-stop: the call ends the whole job (exit, abort, MPI_Abort,
   /// std::terminate, or a user function that never returns).
   bool failStopCall(const clang::CallExpr *Call);
   bool neverReturns(const clang::FunctionDecl *FD);
   void computeDoomed(const clang::FunctionDecl *FD, FunctionResult &R);
+
+private:
+  //--- ResultCache (ResultCache.cpp) -------------------------------------
+  /// Analyses running, innermost last: a recursion cut makes them all
+  /// irreproducible.
+  std::vector<FunctionResult *> Running;
+  std::list<FunctionResult *> Lru; ///< Droppable bodies, most recent first.
+  size_t ListedBytes = 0;
+  /// The sizes of the listed bodies: trim() asks for the largest after
+  /// every analysis, which must not walk the whole list (10,000 functions).
+  std::multiset<size_t> ListedSizes;
+  void beginAnalysis(FunctionResult &R);
+  void noteRecursionCut(FunctionResult &Open);
+  void endAnalysis(FunctionResult &R, unsigned StartStamp,
+                   unsigned StartAliases);
+  void rebuildBody(const clang::FunctionDecl *FD, FunctionResult &R);
+  /// Puts R's body in the LRU list (or moves it to the front).
+  void touch(FunctionResult &R);
+  void unlist(FunctionResult &R);
+  /// Drops unpinned bodies, least recently used first, down to the budget.
+  void trim();
+  void forgetAll();
 };
 
 } // namespace distlint

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,19 @@ struct Budget {
   unsigned TaughtFunctions = 256;
   /// Library bodies with larger CFGs give no summary.
   unsigned TaughtBodyBlocks = 400;
+  /// Bytes of function bodies (CFG facts and per-block states) kept at
+  /// once; beyond it the least recently used are dropped and rebuilt when
+  /// asked for again (ResultCache.cpp), so memory follows the largest
+  /// function, not the TU. DISTLINT_RESULT_CACHE_BYTES overrides it (the
+  /// testdata harness runs with 0: every body is rebuilt on each use).
+  size_t ResultCacheBytes = resultCacheBytes();
+
+  /// The default (ResultCache.cpp), or DISTLINT_RESULT_CACHE_BYTES.
+  static size_t resultCacheBytes();
+
+  /// Bodies the result cache dropped and rebuilt so far (not hits: the
+  /// answers stay the same, only the time grows).
+  unsigned ResultCacheDrops = 0, ResultCacheRebuilds = 0;
 
   /// Hits, one line each: "<limit> in <function>".
   std::vector<std::string> Hits;

@@ -116,25 +116,27 @@ const FunctionDecl *Engine::enclosingFunction(const Stmt *S) {
   }
 }
 
-FunctionFacts *Engine::facts(const FunctionDecl *FD) {
+FactsRef Engine::facts(const FunctionDecl *FD) {
   if (!FD)
-    return nullptr;
+    return {};
   P->prepare();
-  if (FunctionResult *R = P->analyze(FD); R && R->Facts)
-    return R->Facts.get();
+  if (ResidentResult R = P->resident(FD))
+    return FactsRef(R->facts(), &R->Pins);
+  // Library code and functions Clang builds no CFG for are not analyzed;
+  // their facts are kept apart and never dropped.
   auto &Slot = P->FactsCache[FD];
   if (!Slot)
     Slot = FunctionFacts::build(FD, Ctx);
-  return Slot.get();
+  return FactsRef(Slot.get(), nullptr);
 }
 
 const CFGBlock *Engine::liveJoin(const FunctionDecl *FD, const CFGBlock *B) {
   if (!FD || !B)
     return nullptr;
   P->prepare();
-  if (FunctionResult *R = P->analyze(FD); R && R->Facts)
-    return R->liveImmediatePostDominator(B);
-  FunctionFacts *F = facts(FD);
+  if (ResidentResult R = P->resident(FD))
+    return R.body().liveImmediatePostDominator(B);
+  FactsRef F = facts(FD);
   return F ? F->immediatePostDominator(B) : nullptr;
 }
 
@@ -148,7 +150,7 @@ const Stmt *Engine::parentStmt(const Stmt *S) {
 std::vector<const Stmt *> Engine::controllingBranches(const Stmt *S) {
   std::vector<const Stmt *> Out;
   const FunctionDecl *FD = enclosingFunction(S);
-  FunctionFacts *F = facts(FD);
+  FactsRef F = facts(FD);
   if (!F)
     return Out;
   for (const CFGBlock *B : F->allControlDependencies(F->blockOf(S)))
@@ -163,10 +165,10 @@ static std::optional<Taint> taintAt(Engine &E, AnalysisManager &P, const Expr *X
   if (!FD)
     return std::nullopt;
   P.prepare();
-  FunctionResult *R = P.analyze(FD);
-  if (!R || !R->Facts)
+  ResidentResult R = P.resident(FD);
+  if (!R)
     return std::nullopt;
-  const CFGBlock *B = R->Facts->blockOf(X);
+  const CFGBlock *B = R.facts().blockOf(X);
   if (!B)
     return std::nullopt;
   UniformityAnalysis U(E, FD, *R);
@@ -197,13 +199,13 @@ UniformityAnswer Engine::branchUniformity(const Stmt *Terminator) {
   if (!FD)
     return A;
   P->prepare();
-  FunctionResult *R = P->analyze(FD);
-  if (!R || !R->Facts)
+  ResidentResult R = P->resident(FD);
+  if (!R)
     return A;
-  for (const CFGBlock *B : R->Facts->reversePostOrder())
+  for (const CFGBlock *B : R.facts().reversePostOrder())
     if (B->getTerminatorStmt() == Terminator) {
-      auto It = R->BranchTaint.find(B);
-      if (It != R->BranchTaint.end() && It->second.Vary) {
+      auto It = R.body().BranchTaint.find(B);
+      if (It != R.body().BranchTaint.end() && It->second.Vary) {
         A.Uniform = false;
         A.Origin = It->second.Origin;
       }

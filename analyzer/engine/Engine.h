@@ -31,8 +31,16 @@
 
 namespace distlint {
 
+class Engine;
 class FunctionFacts;   // CFG, post-dominators, control dependence (cfg/)
 class AnalysisManager; // per-function and per-TU results (AnalysisManager.h)
+namespace collectives {
+struct Node;
+struct CalleeTrees;
+std::shared_ptr<const Node> functionSequence(Engine &E,
+                                             const clang::FunctionDecl *FD,
+                                             CalleeTrees &Callees);
+} // namespace collectives
 
 /// Why a value may differ between ranks.
 enum class VaryKind : uint8_t {
@@ -77,6 +85,42 @@ struct FunctionSummary {
   bool NoReturn = false;
   /// Training-step reachability: backward, optimizer step, forward, collective.
   bool ReachesTrainingStep = false;
+};
+
+/// A function's CFG facts, kept in memory while a FactsRef to them lives:
+/// the engine drops the facts of functions nobody holds once its result
+/// cache is full (Budget::ResultCacheBytes) and rebuilds them on demand.
+class FactsRef {
+public:
+  FactsRef() = default;
+  /// Pins: the owner's count of holders (null for facts it never drops).
+  FactsRef(FunctionFacts *F, unsigned *Pins) : F(F), Pins(F ? Pins : nullptr) {
+    if (this->Pins)
+      ++*this->Pins;
+  }
+  FactsRef(FactsRef &&O) noexcept : F(O.F), Pins(O.Pins) {
+    O.F = nullptr;
+    O.Pins = nullptr;
+  }
+  FactsRef &operator=(FactsRef &&O) noexcept {
+    std::swap(F, O.F);
+    std::swap(Pins, O.Pins);
+    return *this;
+  }
+  FactsRef(const FactsRef &) = delete;
+  FactsRef &operator=(const FactsRef &) = delete;
+  ~FactsRef() {
+    if (Pins)
+      --*Pins;
+  }
+  FunctionFacts *get() const { return F; }
+  FunctionFacts *operator->() const { return F; }
+  FunctionFacts &operator*() const { return *F; }
+  explicit operator bool() const { return F != nullptr; }
+
+private:
+  FunctionFacts *F = nullptr;
+  unsigned *Pins = nullptr;
 };
 
 class Engine {
@@ -128,7 +172,8 @@ public:
   //--- Control flow ------------------------------------------------------
   /// Enclosing function of a statement (null for global initializers).
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S);
-  FunctionFacts *facts(const clang::FunctionDecl *FD);
+  /// FD's CFG facts; hold the FactsRef while using them (and the blocks).
+  FactsRef facts(const clang::FunctionDecl *FD);
   /// Where the paths leaving B (a block of FD) meet again when the paths
   /// that end the job are ignored: after `if (err) exit(1);` that is the
   /// next statement, not the function's exit. Null at the exit.
@@ -182,10 +227,18 @@ public:
 private:
   friend class AnalysisManager;
   friend class UniformityAnalysis;
+  friend std::shared_ptr<const collectives::Node>
+  collectives::functionSequence(Engine &E, const clang::FunctionDecl *FD,
+                                collectives::CalleeTrees &Callees);
   // Collective questions (collectives/Questions.cpp).
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
+  /// FD's CFG without its states, for questions answered with AST nodes
+  /// only: the resident body's facts when it is in memory, else a CFG built
+  /// into Transient (no data-flow rerun; its blocks are not the body's).
+  FactsRef cfgOnly(const clang::FunctionDecl *FD,
+                   std::unique_ptr<FunctionFacts> &Transient);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
               bool ShapeOnly = false);

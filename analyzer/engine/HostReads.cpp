@@ -141,7 +141,7 @@ bool isDeviceWork(Engine &E, const Expr *X) {
 
 bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
   const FunctionDecl *FD = E.enclosingFunction(Sync);
-  FunctionFacts *Facts = E.facts(FD);
+  FactsRef Facts = E.facts(FD);
   if (!Facts)
     return true; // Cannot tell: stay silent.
   llvm::DenseSet<const VarDecl *> Pending, SyncObjects;

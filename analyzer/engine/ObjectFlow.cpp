@@ -105,7 +105,7 @@ bool isFieldAssignment(const Stmt *S, const FieldDecl *&Field,
 
 std::optional<bool> holdsOnEveryPath(Engine &E, const FunctionDecl *FD,
                                      const Stmt *At, const MustHappenQuery &Q) {
-  FunctionFacts *Facts = E.facts(FD);
+  FactsRef Facts = E.facts(FD);
   if (!Facts)
     return std::nullopt;
   const SourceManager &SM = E.context().getSourceManager();

@@ -206,7 +206,7 @@ struct Fixture {
         llvm::dyn_cast_or_null<clang::FunctionDecl>(S.decl(Function));
     if (!FD)
       return "<no function>";
-    FunctionFacts *F = E->facts(FD);
+    FactsRef F = E->facts(FD);
     if (!F)
       return "<no cfg>";
     CalleeTrees Callees;

@@ -144,9 +144,14 @@ def main():
         return 1
     cmd = [os.path.abspath(a.distlint), "--format=json", "--quiet", "-j", "1", "--no-cache",
            "--no-preamble-sharing", path, "--"] + base_flags(a.repo, ex)
+    # Result cache budget 0: every function body is dropped as soon as nobody
+    # holds it and rebuilt on the next question (engine/ResultCache.cpp), so
+    # each program's expectations also prove that rebuilt bodies answer like
+    # kept ones. (Programs this small never fill the default budget.)
+    env = dict(os.environ, DISTLINT_RESULT_CACHE_BYTES="0")
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=a.timeout, cwd=os.path.dirname(path))
+                           text=True, timeout=a.timeout, cwd=os.path.dirname(path), env=env)
     except subprocess.TimeoutExpired:
         print(f"distlint timed out after {a.timeout}s: {shlex.join(cmd)}")
         return 1

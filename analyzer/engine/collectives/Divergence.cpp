@@ -12,7 +12,7 @@ namespace collectives {
 
 std::optional<OrderDifference>
 orderDifference(Engine &E, const FunctionDecl *FD, const CFGBlock *Branch) {
-  FunctionFacts *F = FD ? E.facts(FD) : nullptr;
+  FactsRef F = FD ? E.facts(FD) : FactsRef();
   if (!F || !Branch)
     return std::nullopt;
   CalleeTrees Callees;
@@ -49,7 +49,7 @@ orderDifference(Engine &E, const FunctionDecl *FD, const CFGBlock *Branch) {
 std::optional<OrderDifference> orderDifference(Engine &E,
                                                const Stmt *Terminator) {
   const FunctionDecl *FD = E.enclosingFunction(Terminator);
-  FunctionFacts *F = FD ? E.facts(FD) : nullptr;
+  FactsRef F = FD ? E.facts(FD) : FactsRef();
   if (!F)
     return std::nullopt;
   for (const CFGBlock *B : F->reversePostOrder())

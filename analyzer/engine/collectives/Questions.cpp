@@ -57,12 +57,16 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
 }
 
 void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
-  FunctionResult *R = P->analyze(FD);
-  if (!R || !R->Facts || R->CollectiveState != FunctionResult::NotStarted)
+  FunctionResult *Light = P->analyze(FD);
+  if (!Light || !Light->HasCfg ||
+      Light->CollectiveState != FunctionResult::NotStarted)
+    return;
+  ResidentResult R = P->resident(FD);
+  if (!R)
     return;
   R->CollectiveState = FunctionResult::InProgress;
   FunctionSummary &Sum = R->Summary;
-  for (const CFGBlock *B : R->Facts->reversePostOrder())
+  for (const CFGBlock *B : R.facts().reversePostOrder())
     for (const CFGElement &El : *B)
       if (auto CS = El.getAs<CFGStmt>())
         if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
@@ -95,13 +99,32 @@ const FunctionSummary &Engine::summary(const FunctionDecl *FD) {
   return R->Summary;
 }
 
+FactsRef Engine::cfgOnly(const FunctionDecl *FD,
+                         std::unique_ptr<FunctionFacts> &Transient) {
+  P->prepare();
+  FunctionResult *R = P->analyze(FD);
+  if (!R || !R->HasCfg)
+    return {};
+  if (R->Body)
+    return FactsRef(R->facts(), &R->Pins);
+  const FunctionDecl *Def = FD->getDefinition();
+  Transient = FunctionFacts::build(Def ? Def : FD, Ctx);
+  return FactsRef(Transient.get(), nullptr);
+}
+
 std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   std::vector<CollectiveSite> Out;
-  FunctionResult *R = (P->prepare(), P->analyze(FD));
-  if (!R || !R->Facts)
+  // Only the calls are needed: a dropped body is not re-analyzed for them.
+  std::unique_ptr<FunctionFacts> Transient;
+  FactsRef Facts = cfgOnly(FD, Transient);
+  if (!Facts)
     return Out;
+  // While the body is in memory: FD's callers ask for its summary later,
+  // when it may have been dropped and would be rebuilt for it.
+  if (!Transient && P->analyze(FD)->Called)
+    fillCollectiveFacts(FD);
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
-  for (const CFGBlock *B : R->Facts->reversePostOrder())
+  for (const CFGBlock *B : Facts->reversePostOrder())
     for (const CFGElement &El : *B)
       if (auto CS = El.getAs<CFGStmt>())
         if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
@@ -122,10 +145,11 @@ std::vector<const CallExpr *> Engine::callersOf(const FunctionDecl *FD) {
   if (!CallSitesBuilt) {
     CallSitesBuilt = true;
     for (const FunctionDecl *F : P->UserFunctions) {
-      FunctionResult *R = P->analyze(F);
-      if (!R || !R->Facts)
+      std::unique_ptr<FunctionFacts> Transient;
+      FactsRef Facts = cfgOnly(F, Transient);
+      if (!Facts)
         continue;
-      for (const CFGBlock *B : R->Facts->reversePostOrder())
+      for (const CFGBlock *B : Facts->reversePostOrder())
         for (const CFGElement &El : *B)
           if (auto CS = El.getAs<CFGStmt>())
             if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
@@ -150,10 +174,10 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
   }
   for (const CallExpr *Call : callersOf(FD)) {
     const FunctionDecl *Caller = enclosingFunction(Call);
-    FunctionResult *R = Caller ? P->analyze(Caller) : nullptr;
-    if (!R || !R->Facts)
+    ResidentResult R = Caller ? P->resident(Caller) : ResidentResult();
+    if (!R)
       continue;
-    const CFGBlock *B = R->Facts->blockOf(Call);
+    const CFGBlock *B = R.facts().blockOf(Call);
     if (!B)
       continue;
     UniformityAnalysis U(*this, Caller, *R);
@@ -186,19 +210,22 @@ Engine::divergenceAt(const CallExpr *Collective) {
   if (!FD)
     return std::nullopt;
   P->prepare();
-  FunctionResult *R = P->analyze(FD);
-  if (!R || !R->Facts)
+  ResidentResult R = P->resident(FD);
+  if (!R)
     return std::nullopt;
-  const CFGBlock *B = R->Facts->blockOf(Collective);
+  if (R->Called)
+    fillCollectiveFacts(FD); // While resident (see collectiveSites).
+  const CFGBlock *B = R.facts().blockOf(Collective);
   if (!B)
     return std::nullopt;
   std::optional<Divergence> ByParam;
   // Branches whose other arms only end the job (`if (err) exit(1);`) do not
   // make later collectives divergent. (A copy: the cache may grow below.)
-  const std::vector<const CFGBlock *> Deps = R->liveControlDependencies(B);
+  const std::vector<const CFGBlock *> Deps =
+      R.body().liveControlDependencies(B);
   for (const CFGBlock *Dep : Deps) {
-    auto It = R->BranchTaint.find(Dep);
-    if (It == R->BranchTaint.end() || !It->second.depends())
+    auto It = R.body().BranchTaint.find(Dep);
+    if (It == R.body().BranchTaint.end() || !It->second.depends())
       continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).

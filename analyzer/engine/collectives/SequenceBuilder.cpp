@@ -1,5 +1,6 @@
 //===- SequenceBuilder.cpp - Collective sequences from the CFG ------------===//
 #include "engine/collectives/SequenceBuilder.h"
+#include "engine/AnalysisManager.h"
 
 #include "engine/Engine.h"
 #include "engine/Values.h"
@@ -13,6 +14,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+
+#include <algorithm>
+#include <utility>
 
 using namespace clang;
 
@@ -328,25 +332,58 @@ SequenceBuilder::walk(const CFGBlock *B,
   return {Node::seq(std::move(Parts)), Ended};
 }
 
+/// Accounts for Tree, inlined into the tree being built.
+static NodeRef useTree(CalleeTrees &Callees, const CalleeTrees::Built &Tree) {
+  Callees.CalleeHeight = std::max(Callees.CalleeHeight, Tree.Height);
+  Callees.Cut |= !Tree.Complete;
+  return Tree.Tree;
+}
+
 NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
                          CalleeTrees &Callees) {
   if (const FunctionDecl *Def = FD->getDefinition())
     FD = Def;
   auto It = Callees.Done.find(FD);
   if (It != Callees.Done.end())
-    return It->second;
-  FunctionFacts *F = E.facts(FD);
-  if (!F || !Callees.InProgress.insert(FD).second)
-    return Node::empty(); // No CFG, or recursion.
-  if (Callees.InProgress.size() > E.limits().SequenceInlineDepth) {
+    return useTree(Callees, It->second);
+  AnalysisManager &P = *E.P;
+  unsigned Limit = E.limits().SequenceInlineDepth;
+  // A complete tree of an earlier question, where it fits the depth: its
+  // body may have been dropped since, and every caller would rebuild it.
+  auto Known = P.CompleteTrees.find(FD);
+  if (Known != P.CompleteTrees.end() &&
+      Callees.InProgress.size() + Known->second.Height <= Limit)
+    return useTree(Callees, Callees.Done[FD] = Known->second);
+  FactsRef F = E.facts(FD); // Held while the builder walks its blocks.
+  if (!F)
+    return Node::empty(); // No CFG.
+  if (!Callees.InProgress.insert(FD).second) {
+    Callees.Cut = true; // Recursion.
+    return Node::empty();
+  }
+  if (Callees.InProgress.size() > Limit) {
     Callees.InProgress.erase(FD);
+    Callees.Cut = true;
     noteBudgetHit(E, "collective-sequence inlining depth", FD);
     return Node::empty();
   }
-  NodeRef Tree = SequenceBuilder(E, *F, Callees).function();
+  bool OuterCut = std::exchange(Callees.Cut, false);
+  unsigned OuterHeight = std::exchange(Callees.CalleeHeight, 0);
+  size_t HitsBefore = E.limits().Hits.size();
+  CalleeTrees::Built Tree;
+  Tree.Tree = SequenceBuilder(E, *F, Callees).function();
+  Tree.Height = Callees.CalleeHeight + 1;
+  Tree.Complete = !Callees.Cut && E.limits().Hits.size() == HitsBefore;
+  Callees.Cut = OuterCut;
+  Callees.CalleeHeight = OuterHeight;
   Callees.InProgress.erase(FD);
   Callees.Done[FD] = Tree;
-  return Tree;
+  // Kept for the TU only once its facts are final, and only for callees
+  // (the trees of 60,000 functions nobody calls would cost memory).
+  if (Tree.Complete && P.Prepared)
+    if (FunctionResult *R = P.analyze(FD); R && R->Called)
+      P.CompleteTrees[FD] = Tree;
+  return useTree(Callees, Tree);
 }
 
 NodeRef SequenceBuilder::function() { return walk(&F.cfg().getEntry(), {}).N; }

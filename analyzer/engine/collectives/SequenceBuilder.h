@@ -54,8 +54,19 @@ ChoiceKey choiceKey(Engine &E, const clang::Stmt *Terminator);
 /// each callee is built once; recursion yields nothing, and so do call
 /// chains deeper than Budget::SequenceInlineDepth (a budget hit).
 struct CalleeTrees {
-  llvm::DenseMap<const clang::FunctionDecl *, NodeRef> Done;
+  struct Built {
+    NodeRef Tree;
+    /// Levels of inlining it spans (1: no callee inlined).
+    unsigned Height = 1;
+    /// Nothing in it was cut (recursion, depth) and no budget was hit: the
+    /// same tree wherever it is inlined within Budget::SequenceInlineDepth.
+    bool Complete = true;
+  };
+  llvm::DenseMap<const clang::FunctionDecl *, Built> Done;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+  /// Of the tree being built: a callee was cut, and its callees' height.
+  bool Cut = false;
+  unsigned CalleeHeight = 0;
 };
 
 /// Everything FD issues, entry to exit (its callees inlined).

@@ -361,7 +361,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           collectVarRefs(A, Refs);
           for (const VarDecl *V : Refs)
             if (isTensorType(V->getType()))
-              P.Aliases[Obj].push_back(V);
+              P.addAlias(Obj, V);
         }
         if (AnyArg) {
           T.Range.reset();
@@ -402,17 +402,18 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   if (It != P.Specialized.end())
     return It->second;
   FunctionResult Scratch;
-  Scratch.Facts = FunctionFacts::build(Callee, E.context());
-  if (!Scratch.Facts)
+  Scratch.Body = std::make_unique<FunctionBody>();
+  Scratch.Body->Facts = FunctionFacts::build(Callee, E.context());
+  if (!Scratch.Body->Facts)
     return std::nullopt;
-  if (Scratch.Facts->cfg().size() > P.Limits.SpecializationBlocks) {
+  if (Scratch.Body->Facts->cfg().size() > P.Limits.SpecializationBlocks) {
     // Too big to re-analyze per call: the summary answers.
     P.Limits.hit("specialization size", Callee->getNameAsString());
     return std::nullopt;
   }
   P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
   P.computeDoomed(Callee, Scratch);
-  Scratch.ErrorPaths = errorPathBlocks(E, *Scratch.Facts);
+  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
   ++P.SpecializationDepth;
   UniformityAnalysis U(E, Callee, Scratch);
   U.bindArguments(&Bound);

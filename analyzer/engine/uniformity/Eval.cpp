@@ -34,9 +34,9 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
   const FunctionDecl *Owner = owningFunction(VD);
   if (Owner && Owner != FD) {
     // Captured by a lambda: the variable's taint anywhere in its function.
-    if (FunctionResult *OR = P.analyze(Owner)) {
-      auto A = OR->AllPoints.find(VD);
-      if (A != OR->AllPoints.end()) {
+    if (ResidentResult OR = P.resident(Owner)) {
+      auto A = OR.body().AllPoints.find(VD);
+      if (A != OR.body().AllPoints.end()) {
         Taint T = A->second;
         T.Params = 0;
         return T;

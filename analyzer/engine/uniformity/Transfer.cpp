@@ -156,7 +156,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
           for (const VarDecl *V : Refs)
             if (V != VD && isTensorType(V->getType()) &&
                 !isTensorType(VD->getType()))
-              P.Aliases[VD].push_back(V);
+              P.addAlias(VD, V);
           // A copy of a sub-communicator is one too.
           if (const VarDecl *Src = baseVar(Init); Src && P.SubComms.count(Src))
             if (P.SubComms.insert(VD).second)
@@ -228,10 +228,10 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   Taint Ctl;
   Ctl.UniformContent = true;
   for (const CFGBlock *Dep : WithFailStopGuards
-                                 ? R.Facts->allControlDependencies(B)
-                                 : R.liveControlDependencies(B)) {
-    auto It = R.BranchTaint.find(Dep);
-    if (It != R.BranchTaint.end())
+                                 ? R.Body->Facts->allControlDependencies(B)
+                                 : R.Body->liveControlDependencies(B)) {
+    auto It = R.Body->BranchTaint.find(Dep);
+    if (It != R.Body->BranchTaint.end())
       Ctl.addControl(It->second);
   }
   return Ctl;
@@ -281,12 +281,27 @@ struct UniformityProblem {
 };
 } // namespace
 
-void UniformityAnalysis::run() {
-  const auto &RPO = R.Facts->reversePostOrder();
-  const Budget &Limits = P.Limits;
-  for (int Outer = 0; Outer < Limits.BranchRounds; ++Outer) {
-    R.In.clear();
-    R.Checkpoints.clear();
+void UniformityAnalysis::run() { runRounds(P.Limits.BranchRounds); }
+
+void UniformityAnalysis::rerun(
+    llvm::ArrayRef<std::pair<unsigned, Taint>> ControlSeed) {
+  // Block IDs name the same blocks in every CFG Clang builds of the body.
+  const CFG &Graph = R.Body->Facts->cfg();
+  std::vector<const CFGBlock *> ById(Graph.getNumBlockIDs());
+  for (const CFGBlock *B : Graph)
+    ById[B->getBlockID()] = B;
+  R.Body->BranchTaint.clear();
+  for (const auto &[Id, T] : ControlSeed)
+    if (Id < ById.size() && ById[Id])
+      R.Body->BranchTaint[ById[Id]] = T;
+  runRounds(1);
+}
+
+void UniformityAnalysis::runRounds(int Rounds) {
+  const auto &RPO = R.Body->Facts->reversePostOrder();
+  for (int Outer = 0; Outer < Rounds; ++Outer) {
+    R.Body->In.clear();
+    R.Body->Checkpoints.clear();
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
@@ -294,15 +309,15 @@ void UniformityAnalysis::run() {
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
     UniformityProblem Problem{*this, Ctl};
-    auto Sol = solver::solve(
-        R.Facts->cfg(), Problem,
-        solver::SolverLimits{Limits.SolverVisitsPerBlock, Limits.WidenAfter});
+    auto Sol = solver::solve(R.Body->Facts->cfg(), Problem,
+                             solver::SolverLimits{P.Limits.SolverVisitsPerBlock,
+                                                  P.Limits.WidenAfter});
     if (Sol.BudgetHit)
       P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
     llvm::DenseMap<const CFGBlock *, VarState> Out;
-    R.In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
+    R.Body->In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
     for (const CFGBlock *B : RPO) {
-      R.In[B] = Sol.in(B);
+      R.Body->In[B] = Sol.in(B);
       Out[B] = Sol.out(B);
     }
     // Branch conditions at the end of their block.
@@ -336,27 +351,33 @@ void UniformityAnalysis::run() {
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
-    R.AllPoints.clear();
+    R.Body->AllPoints.clear();
     for (const CFGBlock *B : RPO) {
-      VarState S = R.In[B];
+      VarState S = R.Body->In[B];
       for (const CFGElement &El : *B)
         transfer(El, S, Ctl[B]);
-      R.AllPoints = mergePathStates(R.AllPoints, S);
+      R.Body->AllPoints = mergePathStates(R.Body->AllPoints, S);
     }
-    bool Stable = NewBranch.size() == R.BranchTaint.size();
+    bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)
       for (auto &[B, T] : NewBranch) {
-        auto It = R.BranchTaint.find(B);
-        if (It == R.BranchTaint.end() || !It->second.sameAs(T) ||
+        auto It = R.Body->BranchTaint.find(B);
+        if (It == R.Body->BranchTaint.end() || !It->second.sameAs(T) ||
             It->second.Vary != T.Vary) {
           Stable = false;
           break;
         }
       }
-    // Sized to fit: a DenseMap that grows starts at 64 buckets, and every
-    // function of the TU keeps its result.
-    R.BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(NewBranch.begin(),
-                                                            NewBranch.end());
+    // The control this round ran under: one round from it gives this
+    // round's states again (rerun). Branches that depend on nothing add
+    // nothing to a control taint.
+    R.ControlSeed.clear();
+    for (const auto &[B, T] : R.Body->BranchTaint)
+      if (T.depends())
+        R.ControlSeed.push_back({B->getBlockID(), T});
+    // Sized to fit: a DenseMap that grows starts at 64 buckets.
+    R.Body->BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(
+        NewBranch.begin(), NewBranch.end());
     if (Stable)
       return;
   }
@@ -365,7 +386,7 @@ void UniformityAnalysis::run() {
 
 VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
                                          const Stmt *Target) {
-  size_t Stop = R.Facts->elementIndexOf(B, Target);
+  size_t Stop = R.Body->Facts->elementIndexOf(B, Target);
   // Checkpoints hold plain replays only: not those of a specialized or
   // rank-controlled analysis.
   constexpr size_t kReplayStride = 32;
@@ -374,19 +395,19 @@ VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
   size_t From = 0;
   VarState S;
   if (Cacheable) {
-    FunctionResult::ReplayCheckpoints &Saved = R.Checkpoints[B];
+    FunctionBody::ReplayCheckpoints &Saved = R.Body->Checkpoints[B];
     if (Saved.Stamp != P.GrowthStamp) {
       Saved.States.clear();
       Saved.Stamp = P.GrowthStamp;
     }
     if (Saved.States.empty())
-      Saved.States.push_back(R.In.lookup(B));
+      Saved.States.push_back(R.Body->In.lookup(B));
     Known = Saved.States.size();
     size_t K = std::min(Stop / kReplayStride, Known - 1);
     From = K * kReplayStride;
     S = Saved.States[K];
   } else {
-    S = R.In.lookup(B);
+    S = R.Body->In.lookup(B);
   }
   unsigned Stamp = P.GrowthStamp;
   std::vector<VarState> Fresh; // Checkpoints past the saved ones.
@@ -399,7 +420,7 @@ VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
   }
   // A replay that grew the TU facts saw them change midway: keep nothing.
   if (Cacheable && !Fresh.empty() && Stamp == P.GrowthStamp) {
-    FunctionResult::ReplayCheckpoints &Saved = R.Checkpoints[B];
+    FunctionBody::ReplayCheckpoints &Saved = R.Body->Checkpoints[B];
     if (Saved.Stamp == Stamp && Saved.States.size() == Known)
       for (VarState &F : Fresh)
         Saved.States.push_back(std::move(F));

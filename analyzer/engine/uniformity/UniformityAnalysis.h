@@ -33,7 +33,12 @@ public:
   /// skipped unless asked for: code after `if (err) exit(1)` runs on every
   /// rank that is still alive.
   Taint controlTaint(const clang::CFGBlock *B, bool WithFailStopGuards = false);
+  /// The fixpoint: rounds of the data-flow under the control taint of the
+  /// previous round's branches until those stop changing.
   void run();
+  /// The last round of an earlier run() again, from the control taint it
+  /// ran under (FunctionResult::ControlSeed): the same states, one round.
+  void rerun(llvm::ArrayRef<std::pair<unsigned, Taint>> ControlSeed);
   /// Replays B's elements up to (not including) the one that is or
   /// contains Target; returns the state there.
   VarState stateBefore(const clang::CFGBlock *B, const clang::Stmt *Target);
@@ -44,6 +49,7 @@ private:
   const clang::FunctionDecl *FD;
   FunctionResult &R;
 
+  void runRounds(int Rounds);
   Taint varTaint(const clang::VarDecl *VD, const VarState &S);
   Taint evalCall(const clang::CallExpr *Call, const VarState &S);
   Taint evalCompare(clang::BinaryOperatorKind Op, const Taint &L,
