@@ -27,13 +27,14 @@ seed_dirs() {
     analyze) if [ "${FUZZ_SMOKE:-0}" = 1 ]; then echo "$root/testdata/driver"; else echo "$root/testdata"; fi ;;
     trace)
       # Real traces of a small run (64 records per rank), made by the recorder
-      # of the regular build (build/), which must exist.
-      local t="$work/trace-seeds"
+      # of this tree when it has the runtime suites, else of build/.
+      local t="$work/trace-seeds" rec="$build"
+      [ -x "$rec/bin/distlint-rt" ] || rec="$root/build"
       if [ ! -d "$t" ]; then
-        local prog="$root/build/tests/runtime/bin/send_recv_under_rank_clean"
+        local prog="$rec/tests/runtime/bin/send_recv_under_rank_clean"
         mkdir -p "$t"
-        if [ -x "$prog" ] && [ -x "$root/build/bin/distlint-rt" ]; then
-          DISTLINT_RT_RECORDS=64 timeout 60 "$root/build/bin/distlint-rt" run --nproc 2 --timeout 3 \
+        if [ -x "$prog" ] && [ -x "$rec/bin/distlint-rt" ]; then
+          DISTLINT_RT_RECORDS=64 timeout 60 "$rec/bin/distlint-rt" run --nproc 2 --timeout 3 \
             --max-time 20 --out "$t/run" -- "$prog" >/dev/null 2>&1 || true
           mv "$t"/run/*.trace "$t"/ 2>/dev/null || true; rm -rf "$t/run"
         fi

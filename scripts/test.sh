@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test:  bash scripts/test.sh [ctest args...]
-#   BUILD_DIR=<dir>    build directory (default: build/)
+#   DISTLINT_SANITIZED=fast|full|0  which build the suites run on:
+#     fast (default; what .ci/run runs): one ASan+UBSan build of everything
+#          (clang-19, -O0, unity batches): engine, driver, clang-tidy plugin,
+#          preload library and tests, with every default suite on it. One
+#          tree, not a regular one beside a sanitized one: two engine builds
+#          do not fit the 30-minute CI budget on 2 cores, and the sanitized
+#          one finds what the regular one would and more.
+#     full the same tree with libFuzzer coverage, then a 60-second fuzz smoke
+#          per harness and ThreadSanitizer on the runtime library
+#          (scripts/test-sanitized.sh)
+#     0    the regular build users get (g++, BUILD_TYPE, default Release)
+#   BUILD_DIR=<dir>    build directory (default: build-asan, or build/ for 0)
 #   JOBS=<n>           build and test parallelism (default: 2)
-#   BUILD_TYPE=<type>  CMake build type (default: Release; without -g the
-#                      Clang-heavy sources compile about a third faster)
+#   BUILD_TYPE=<type>  CMake build type of the regular build (default Release)
 #   DISTLINT_HEAVY=1   also run the heavier suites (tests read it from the env):
 #                      benchmarks, every LibTorch program on 2.x headers, under
 #                      Gloo and without preamble sharing
-#   DISTLINT_SANITIZED=fast|full  the sanitized stage after the regular
-#                      suites (scripts/test-sanitized.sh): fast = ASan+UBSan
-#                      build of engine, driver and preload library with the
-#                      fast suites on it; full = also the fuzz smoke and
-#                      ThreadSanitizer on the runtime library. Not in the
-#                      default run yet: its build alone (~15 min on 2 cores)
-#                      does not fit the 30-minute budget beside the regular one
-#   DISTLINT_UNITY_BUILD=ON  batch the Clang-heavy sources: a cold build in
-#                      ~1030 CPU-s instead of ~1400 (not the default yet: a
-#                      new source can clash with another of its batch)
+#   DISTLINT_UNITY_BUILD=ON|OFF  batch the Clang-heavy sources (on by default
+#                      in the sanitized builds; off in the regular one, where
+#                      incremental builds with ccache are better without)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${BUILD_DIR:-$root/build}"
 jobs="${JOBS:-2}"
+sanitized="${DISTLINT_SANITIZED:-fast}"
+[ "$sanitized" = 1 ] && sanitized=fast
+case "$sanitized" in fast|full|0) ;; *)
+  echo "scripts/test.sh: DISTLINT_SANITIZED=$sanitized: want fast, full or 0" >&2; exit 2 ;;
+esac
 start=$(date +%s)
 stage() { echo "== $1 ($(($(date +%s) - start)) s since the start)"; }
 
@@ -29,9 +36,20 @@ bash "$root/scripts/setup.sh"
 # parallel tests do not race (the test skips clearly if npm is unreachable).
 bash "$root/scripts/install-sarif-multitool.sh" >/dev/null || true
 
-stage "set up; the build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
-  -DDISTLINT_UNITY_BUILD="${DISTLINT_UNITY_BUILD:-OFF}"
+stage "set up; the build ($([ "$sanitized" = 0 ] && echo regular || echo "ASan+UBSan, $sanitized"))"
+if [ "$sanitized" = 0 ]; then
+  build="${BUILD_DIR:-$root/build}"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
+    -DDISTLINT_UNITY_BUILD="${DISTLINT_UNITY_BUILD:-OFF}"
+else
+  build="${BUILD_DIR:-$root/build-asan}"
+  # shellcheck source=scripts/sanitizer-env.sh
+  source "$root/scripts/sanitizer-env.sh"
+  fuzz=OFF; [ "$sanitized" = full ] && fuzz=ON
+  CC=clang-19 CXX=clang++-19 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None \
+    -DDISTLINT_SANITIZE=address,undefined -DDISTLINT_FUZZ=$fuzz \
+    -DDISTLINT_UNITY_BUILD="${DISTLINT_UNITY_BUILD:-ON}"
+fi
 cmake --build "$build" -j "$jobs"
 stage "built; the suites"
 cd "$build"
@@ -40,10 +58,8 @@ cd "$build"
 exclude=()
 [ "${DISTLINT_HEAVY:-0}" = 1 ] || exclude=(-LE bench)
 ctest --output-on-failure -j "$jobs" "${exclude[@]}" "$@"
-sanitized="${DISTLINT_SANITIZED:-0}"
-[ "$sanitized" = 1 ] && sanitized=fast
-if [ "$sanitized" != 0 ] && [ $# = 0 ]; then
-  stage "suites passed; the sanitized stage ($sanitized)"
-  bash "$root/scripts/test-sanitized.sh" "$sanitized"
+if [ "$sanitized" = full ] && [ $# = 0 ]; then
+  stage "suites passed; fuzz smoke and ThreadSanitizer"
+  bash "$root/scripts/test-sanitized.sh" "$build"
 fi
 stage "all passed"

@@ -141,33 +141,13 @@ class AnalysisManager;
 
 /// A FunctionResult whose Body is in memory and stays there while this
 /// handle lives (the ResultCache drops only bodies nobody holds).
-class ResidentResult {
+class ResidentResult : public Pinned<FunctionResult> {
 public:
   ResidentResult() = default;
-  explicit ResidentResult(FunctionResult *R) : R(R) {
-    if (R)
-      ++R->Pins;
-  }
-  ResidentResult(ResidentResult &&O) noexcept : R(O.R) { O.R = nullptr; }
-  ResidentResult &operator=(ResidentResult &&O) noexcept {
-    std::swap(R, O.R);
-    return *this;
-  }
-  ResidentResult(const ResidentResult &) = delete;
-  ResidentResult &operator=(const ResidentResult &) = delete;
-  ~ResidentResult() {
-    if (R)
-      --R->Pins;
-  }
-  explicit operator bool() const { return R; }
-  FunctionResult *operator->() const { return R; }
-  FunctionResult &operator*() const { return *R; }
-  FunctionResult *get() const { return R; }
-  FunctionBody &body() const { return *R->Body; }
-  FunctionFacts &facts() const { return *R->Body->Facts; }
-
-private:
-  FunctionResult *R = nullptr;
+  explicit ResidentResult(FunctionResult *R)
+      : Pinned(R, R ? &R->Pins : nullptr) {}
+  FunctionBody &body() const { return *get()->Body; }
+  FunctionFacts &facts() const { return *get()->Body->Facts; }
 };
 
 /// The per-TU state behind Engine (Engine::P).

@@ -16,6 +16,7 @@
 
 #include "api/ApiTable.h"
 #include "engine/Budget.h"
+#include "engine/Pinned.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -90,38 +91,7 @@ struct FunctionSummary {
 /// A function's CFG facts, kept in memory while a FactsRef to them lives:
 /// the engine drops the facts of functions nobody holds once its result
 /// cache is full (Budget::ResultCacheBytes) and rebuilds them on demand.
-class FactsRef {
-public:
-  FactsRef() = default;
-  /// Pins: the owner's count of holders (null for facts it never drops).
-  FactsRef(FunctionFacts *F, unsigned *Pins) : F(F), Pins(F ? Pins : nullptr) {
-    if (this->Pins)
-      ++*this->Pins;
-  }
-  FactsRef(FactsRef &&O) noexcept : F(O.F), Pins(O.Pins) {
-    O.F = nullptr;
-    O.Pins = nullptr;
-  }
-  FactsRef &operator=(FactsRef &&O) noexcept {
-    std::swap(F, O.F);
-    std::swap(Pins, O.Pins);
-    return *this;
-  }
-  FactsRef(const FactsRef &) = delete;
-  FactsRef &operator=(const FactsRef &) = delete;
-  ~FactsRef() {
-    if (Pins)
-      --*Pins;
-  }
-  FunctionFacts *get() const { return F; }
-  FunctionFacts *operator->() const { return F; }
-  FunctionFacts &operator*() const { return *F; }
-  explicit operator bool() const { return F != nullptr; }
-
-private:
-  FunctionFacts *F = nullptr;
-  unsigned *Pins = nullptr;
-};
+using FactsRef = Pinned<FunctionFacts>;
 
 class Engine {
 public:

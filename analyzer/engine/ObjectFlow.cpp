@@ -15,17 +15,6 @@ namespace distlint {
 
 namespace {
 
-void collectVarDecls(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D))
-        Out.push_back(V);
-  for (const Stmt *Child : S->children())
-    collectVarDecls(Child, Out);
-}
-
 /// Does element statement S enclose (or equal) At, by source range?
 bool encloses(const SourceManager &SM, const Stmt *S, const Stmt *At) {
   if (S == At)

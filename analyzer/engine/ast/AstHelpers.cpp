@@ -8,6 +8,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace distlint {
@@ -118,6 +120,25 @@ void collectVarRefs(const Stmt *S,
       Out.push_back(VD);
   for (const Stmt *C : S->children())
     collectVarRefs(C, Out);
+}
+
+void collectVarDecls(const Stmt *S,
+                     llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  // An explicit stack: bodies can nest deeper than the thread's stack allows.
+  llvm::SmallVector<const Stmt *, 32> Work{S};
+  while (!Work.empty()) {
+    const Stmt *Cur = Work.pop_back_val();
+    if (!Cur)
+      continue;
+    if (const auto *DS = dyn_cast<DeclStmt>(Cur))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Out.push_back(V);
+    size_t First = Work.size();
+    for (const Stmt *Child : Cur->children())
+      Work.push_back(Child);
+    std::reverse(Work.begin() + First, Work.end()); // Visit in source order.
+  }
 }
 
 bool isTensorType(QualType T) {

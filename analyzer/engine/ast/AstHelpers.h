@@ -41,6 +41,10 @@ bool isPointerLike(clang::QualType T);
 void collectVarRefs(const clang::Stmt *S,
                     llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
 
+/// Every variable declared inside S (DeclStmts at any depth), in source order.
+void collectVarDecls(const clang::Stmt *S,
+                     llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
+
 /// A class named Tensor or TensorBase (at::Tensor and look-alikes).
 bool isTensorType(clang::QualType T);
 /// A tensor or a container of tensors (vector, ArrayRef, optional...).

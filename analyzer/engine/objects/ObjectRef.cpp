@@ -67,20 +67,6 @@ const FieldDecl *memberInitializedWith(Engine &E, const Expr *Init) {
   return nullptr;
 }
 
-namespace {
-void collectVarDecls(const Stmt *S,
-                     llvm::SmallVectorImpl<const VarDecl *> &Out) {
-  if (!S)
-    return;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D))
-        Out.push_back(V);
-  for (const Stmt *Child : S->children())
-    collectVarDecls(Child, Out);
-}
-} // namespace
-
 llvm::SmallPtrSet<const ValueDecl *, 4> objectAliases(ObjectRef O,
                                                       const FunctionDecl *FD) {
   llvm::SmallPtrSet<const ValueDecl *, 4> Set;
