@@ -15,7 +15,7 @@ using namespace distlint;
 
 namespace {
 
-const char *Program = R"cpp(
+const char *CacheTestProgram = R"cpp(
 #include <mpi.h>
 #include <stdlib.h>
 static int myRank() {
@@ -60,7 +60,7 @@ void caller(int *a, int *b) {
 )cpp";
 
 struct Analyzed {
-  explicit Analyzed(size_t CacheBytes) : S(Program) {
+  explicit Analyzed(size_t CacheBytes) : S(CacheTestProgram) {
     if (!S.ok())
       return;
     E = std::make_unique<Engine>(S.context(), Api);
