@@ -102,7 +102,11 @@ class Runner:
         env = self.env(tmp)
         if abort and hold_exit:
             (tmp / "alive").mkdir(exist_ok=True)
-            env.update({"LD_PRELOAD": str(self.keep_alive), "DISTLINT_KEEP_ALIVE_DIR":
+            # distlint-rt itself runs with this LD_PRELOAD: in a sanitized
+            # build the runtime (first of the preload list) must come first.
+            sanitizer_runtime = self.cfg["preload"].split(":")[:-1]
+            env.update({"LD_PRELOAD": ":".join(sanitizer_runtime + [str(self.keep_alive)]),
+                        "DISTLINT_KEEP_ALIVE_DIR":
                         str(tmp / "alive"), "DISTLINT_KEEP_ALIVE_MS": "20000"})
         cmd = [self.cfg["distlint_rt"], "run", "--nproc", "2", "--timeout", str(timeout_s),
                "--max-time", "80", "--out", str(traces), "--log-dir", str(logs),
