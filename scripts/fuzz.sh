@@ -3,6 +3,7 @@
 #   bash scripts/fuzz.sh <harness|all> <seconds> [libFuzzer args...]
 #   harness: analyze | inputs | lsp | trace
 #   FUZZ_BUILD_DIR (default build-fuzz), FUZZ_WORK (default $FUZZ_BUILD_DIR/fuzz-work)
+#   FUZZ_SEED_TREE  build tree whose distlint-rt records the trace seeds
 #   FUZZ_SMOKE=1   seed the analyze harness from testdata/driver only, so a
 #                  short run spends its time mutating, not replaying testdata
 # Corpora and logs go to $FUZZ_WORK/<harness>/; crashes are written there as
@@ -27,8 +28,9 @@ seed_dirs() {
     analyze) if [ "${FUZZ_SMOKE:-0}" = 1 ]; then echo "$root/testdata/driver"; else echo "$root/testdata"; fi ;;
     trace)
       # Real traces of a small run (64 records per rank), made by the recorder
-      # of this tree when it has the runtime suites, else of build/.
-      local t="$work/trace-seeds" rec="$build"
+      # of FUZZ_SEED_TREE (default: this tree when it has the runtime suites,
+      # else build/).
+      local t="$work/trace-seeds" rec="${FUZZ_SEED_TREE:-$build}"
       [ -x "$rec/bin/distlint-rt" ] || rec="$root/build"
       if [ ! -d "$t" ]; then
         local prog="$rec/tests/runtime/bin/send_recv_under_rank_clean"
@@ -53,6 +55,9 @@ for h in "${harnesses[@]}"; do
     *) extra=(-max_len=8192 -timeout=10) ;;
   esac
   crashers=(); [ -d "$root/tests/fuzz/crashers/$h" ] && crashers=("$root/tests/fuzz/crashers/$h")
-  (cd "$work/$h" && "$build/fuzz/distlint_fuzz_$h" -max_total_time="$seconds" -print_final_stats=1 \
+  # With the shared ASan runtime (-shared-libsan), libFuzzer's libstdc++ is
+  # linked ahead of it, and ASan wants to be loaded first: preload it.
+  asan_rt=$(ldd "$build/fuzz/distlint_fuzz_$h" | awk '/libclang_rt\.asan/ {print $3}')
+  (cd "$work/$h" && LD_PRELOAD="$asan_rt${LD_PRELOAD:+:$LD_PRELOAD}" "$build/fuzz/distlint_fuzz_$h" -max_total_time="$seconds" -print_final_stats=1 \
      "${extra[@]}" "$@" corpus $(seed_dirs "$h") "${crashers[@]}" 2>&1 | tee "$work/$h/fuzz.log" | tail -25)
 done

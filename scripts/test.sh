@@ -6,10 +6,11 @@
 #          preload library and tests, with every default suite on it. One
 #          tree, not a regular one beside a sanitized one: two engine builds
 #          do not fit the 30-minute CI budget on 2 cores, and the sanitized
-#          one finds what the regular one would and more.
-#     full the same tree with libFuzzer coverage, then a 60-second fuzz smoke
-#          per harness and ThreadSanitizer on the runtime library
-#          (scripts/test-sanitized.sh)
+#          one finds what the regular one would and more. Then
+#          ThreadSanitizer on the runtime library and a 60-second fuzz smoke
+#          of the harnesses that need no engine (scripts/test-sanitized.sh)
+#     full the same tree with libFuzzer coverage, and the fuzz smoke of all
+#          four harnesses on it
 #     0    the regular build users get (g++, BUILD_TYPE, default Release)
 #   BUILD_DIR=<dir>    build directory (default: build-asan, or build/ for 0)
 #   JOBS=<n>           build and test parallelism (default: 2)
@@ -58,8 +59,8 @@ cd "$build"
 exclude=()
 [ "${DISTLINT_HEAVY:-0}" = 1 ] || exclude=(-LE bench)
 ctest --output-on-failure -j "$jobs" "${exclude[@]}" "$@"
-if [ "$sanitized" = full ] && [ $# = 0 ]; then
-  stage "suites passed; fuzz smoke and ThreadSanitizer"
-  bash "$root/scripts/test-sanitized.sh" "$build"
+if [ "$sanitized" != 0 ] && [ $# = 0 ]; then
+  stage "suites passed; ThreadSanitizer and the fuzz smoke"
+  bash "$root/scripts/test-sanitized.sh" "$build" "$sanitized"
 fi
 stage "all passed"

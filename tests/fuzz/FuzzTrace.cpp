@@ -10,6 +10,7 @@
 #include "Merge.h"
 #include "TraceReader.h"
 
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <unistd.h>
@@ -28,7 +29,8 @@ int traceReader(const uint8_t *Data, size_t Size) {
   std::string Error;
   if (rt::readTraceFile(Path, T, Error)) {
     rt::RankTrace Other = T;
-    Other.Rank = T.Rank + 1;
+    // Another rank than T's, also when the file claims the largest one.
+    Other.Rank = T.Rank == INT_MAX ? T.Rank - 1 : T.Rank + 1;
     std::vector<rt::RankTrace> Ranks = {std::move(T), std::move(Other)};
     rt::analyze(std::move(Ranks), nullptr);
   }
