@@ -50,7 +50,7 @@ for pair in "${pairs[@]}"; do
   for i in "${!pids[@]}"; do
     h=$(echo "$pair" | cut -d' ' -f$((i + 1)))
     if wait "${pids[$i]}"; then
-      echo "fuzz smoke $h: $(grep -E '^stat::number_of_executed_units' "$fuzz_tree/fuzz-smoke/$h/fuzz.log" | awk '{print $2}') executions, no crash"
+      echo "fuzz smoke $h: $(grep -a -E '^stat::number_of_executed_units' "$fuzz_tree/fuzz-smoke/$h/fuzz.log" | awk '{print $2}') executions, no crash"
     else
       echo "fuzz smoke $h FAILED:"; tail -40 "$fuzz_tree/fuzz-smoke-$h.log"; status=1
     fi

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test:  bash scripts/test.sh [ctest args...]
-#   DISTLINT_SANITIZED=fast|full|0  which build the suites run on:
-#     fast (default; what .ci/run runs): one ASan+UBSan build of everything
-#          (clang-19, -O0, unity batches): engine, driver, clang-tidy plugin,
-#          preload library and tests, with every default suite on it. One
-#          tree, not a regular one beside a sanitized one: two engine builds
-#          do not fit the 30-minute CI budget on 2 cores, and the sanitized
-#          one finds what the regular one would and more. Then
-#          ThreadSanitizer on the runtime library and a 60-second fuzz smoke
-#          of the harnesses that need no engine (scripts/test-sanitized.sh)
-#     full the same tree with libFuzzer coverage, and the fuzz smoke of all
-#          four harnesses on it
+#   DISTLINT_SANITIZED=full|fast|0  which build the suites run on:
+#     full (default; what .ci/run runs): one ASan+UBSan build of everything
+#          (clang-19, -O0, unity batches, libFuzzer coverage): engine,
+#          driver, clang-tidy plugin, preload library, fuzz harnesses and
+#          tests, with every default suite on it. One tree, not a regular one
+#          beside a sanitized one: two engine builds do not fit the 30-minute
+#          CI budget on 2 cores, and the sanitized one finds what the regular
+#          one would and more. Then ThreadSanitizer on the runtime library
+#          and a 60-second fuzz smoke per harness (scripts/test-sanitized.sh)
+#     fast the same without libFuzzer coverage; the fuzz smoke only of the
+#          harnesses that need no engine (lsp, trace), in a small tree
 #     0    the regular build users get (g++, BUILD_TYPE, default Release)
 #   BUILD_DIR=<dir>    build directory (default: build-asan, or build/ for 0)
 #   JOBS=<n>           build and test parallelism (default: 2)
@@ -24,10 +24,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="${JOBS:-2}"
-sanitized="${DISTLINT_SANITIZED:-fast}"
-[ "$sanitized" = 1 ] && sanitized=fast
+sanitized="${DISTLINT_SANITIZED:-full}"
+[ "$sanitized" = 1 ] && sanitized=full
 case "$sanitized" in fast|full|0) ;; *)
-  echo "scripts/test.sh: DISTLINT_SANITIZED=$sanitized: want fast, full or 0" >&2; exit 2 ;;
+  echo "scripts/test.sh: DISTLINT_SANITIZED=$sanitized: want full, fast or 0" >&2; exit 2 ;;
 esac
 start=$(date +%s)
 stage() { echo "== $1 ($(($(date +%s) - start)) s since the start)"; }

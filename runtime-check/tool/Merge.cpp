@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -431,11 +432,12 @@ void pairPointToPoint(Analysis &A, const CommSummary &C) {
       return;
     }
   int N = int(C.Members.size());
-  // [From][To] -> records in order.
-  using Lists = std::vector<std::vector<std::vector<const Record *>>>;
-  Lists Sends(static_cast<size_t>(N),
-              std::vector<std::vector<const Record *>>(static_cast<size_t>(N)));
-  auto Recvs = Sends;
+  // Records per (To, From) pair that has any, in order: sparse, because a
+  // communicator can have a million members (a dense N x N table cannot).
+  struct PairRecords {
+    std::vector<const Record *> Sends, Recvs;
+  };
+  std::map<std::pair<int, int>, PairRecords> Pairs;
   std::vector<uint64_t> AnyRecvs(size_t(N), 0);
   for (int R = 0; R < N; ++R) {
     int T = C.Members[size_t(R)];
@@ -445,60 +447,60 @@ void pairPointToPoint(Analysis &A, const CommSummary &C) {
       if (Rec.CommId != C.Id || Rec.CommRank != R || Rec.has(StateFailed))
         continue;
       if (isSend(Rec) && Rec.Peer >= 0 && Rec.Peer < N)
-        Sends[size_t(R)][size_t(Rec.Peer)].push_back(&Rec);
+        Pairs[{Rec.Peer, R}].Sends.push_back(&Rec);
       if (Rec.Kind == RecordKind::Op &&
           Rec.info().Category == OpCategory::SendRecv) {
         int Source = int(int64_t(Rec.Aux));
         if (Source >= 0 && Source < N)
-          Recvs[size_t(Source)][size_t(R)].push_back(&Rec);
+          Pairs[{R, Source}].Recvs.push_back(&Rec);
       }
       if (isRecv(Rec)) {
         if (Rec.Peer >= 0 && Rec.Peer < N)
-          Recvs[size_t(Rec.Peer)][size_t(R)].push_back(&Rec);
+          Pairs[{R, Rec.Peer}].Recvs.push_back(&Rec);
         else if (Rec.Peer == -1 && Rec.ApiId == Api::Mpi)
           ++AnyRecvs[size_t(R)];
       }
     }
   }
-  for (int To = 0; To < N; ++To) {
-    uint64_t Any = AnyRecvs[size_t(To)];
-    for (int From = 0; From < N; ++From) {
-      auto &S = Sends[size_t(From)][size_t(To)];
-      auto &R = Recvs[size_t(From)][size_t(To)];
-      uint64_t Matched = R.size();
-      if (S.size() > Matched) {
-        uint64_t Take = std::min<uint64_t>(Any, S.size() - Matched);
-        Any -= Take;
-        Matched += Take;
-      }
-      P2PIssue Issue;
-      Issue.CommId = C.Id;
-      Issue.From = From;
-      Issue.To = To;
-      Issue.Sends = S.size();
-      Issue.Recvs = R.size();
-      if (!S.empty())
-        Issue.LastSend = {C.Members[size_t(From)], S.back()};
-      if (!R.empty())
-        Issue.LastRecv = {C.Members[size_t(To)], R.back()};
-      if (S.size() != Matched || R.size() > S.size()) {
-        A.P2P.push_back(Issue);
-        continue;
-      }
-      if (C.ApiId != Api::Nccl)
-        continue;
-      // NCCL needs identical counts and types on both ends.
-      for (size_t I = 0; I < R.size() && I < S.size(); ++I)
-        if (S[I]->Count != R[I]->Count || S[I]->DataType != R[I]->DataType) {
-          Issue.Detail = "message " + std::to_string(I + 1) + ": sent " +
-                         describeOp(*S[I]) + ", received as " +
-                         describeOp(*R[I]);
-          Issue.LastSend = {C.Members[size_t(From)], S[I]};
-          Issue.LastRecv = {C.Members[size_t(To)], R[I]};
-          A.P2P.push_back(Issue);
-          break;
-        }
+  // A pair without records has nothing to match or report; wildcard
+  // receives are taken by the senders to a rank in rank order, as before.
+  for (auto &[Key, Records] : Pairs) {
+    auto [To, From] = Key;
+    uint64_t &Any = AnyRecvs[size_t(To)];
+    auto &S = Records.Sends;
+    auto &R = Records.Recvs;
+    uint64_t Matched = R.size();
+    if (S.size() > Matched) {
+      uint64_t Take = std::min<uint64_t>(Any, S.size() - Matched);
+      Any -= Take;
+      Matched += Take;
     }
+    P2PIssue Issue;
+    Issue.CommId = C.Id;
+    Issue.From = From;
+    Issue.To = To;
+    Issue.Sends = S.size();
+    Issue.Recvs = R.size();
+    if (!S.empty())
+      Issue.LastSend = {C.Members[size_t(From)], S.back()};
+    if (!R.empty())
+      Issue.LastRecv = {C.Members[size_t(To)], R.back()};
+    if (S.size() != Matched || R.size() > S.size()) {
+      A.P2P.push_back(Issue);
+      continue;
+    }
+    if (C.ApiId != Api::Nccl)
+      continue;
+    // NCCL needs identical counts and types on both ends.
+    for (size_t I = 0; I < R.size() && I < S.size(); ++I)
+      if (S[I]->Count != R[I]->Count || S[I]->DataType != R[I]->DataType) {
+        Issue.Detail = "message " + std::to_string(I + 1) + ": sent " +
+                       describeOp(*S[I]) + ", received as " + describeOp(*R[I]);
+        Issue.LastSend = {C.Members[size_t(From)], S[I]};
+        Issue.LastRecv = {C.Members[size_t(To)], R[I]};
+        A.P2P.push_back(Issue);
+        break;
+      }
   }
 }
 
