@@ -117,6 +117,24 @@ void RankDivergentCollectiveRule::reportDivergence(
                       "leave the others waiting forever",
         {Name, why(D.Origin)});
   auto Diag = diag(Call->getBeginLoc(), Msg, *SM);
+  // Two concrete ranks that disagree through the whole function.
+  if (D.Ranks) {
+    std::string Instead = "nothing more";
+    if (const CallExpr *O = D.Ranks->OtherSite) {
+      const FunctionDecl *Callee = O->getDirectCallee();
+      Instead = formatMessage(
+          "'%0' (line %1)",
+          {Callee ? Callee->getNameAsString() : std::string("a call"),
+           std::to_string(SM->getExpansionLineNumber(O->getBeginLoc()))});
+    }
+    Diag.note(Call->getBeginLoc(),
+              formatMessage("with %0 ranks, rank %1 issues this here while "
+                            "rank %2 issues %3 at the same position of its "
+                            "sequence through the function",
+                            {std::to_string(D.Ranks->World),
+                             std::to_string(D.Ranks->Here),
+                             std::to_string(D.Ranks->Other), Instead}));
+  }
   // Inside a helper: the collective that differs (or the first one).
   const CallExpr *Inner = Order.Here.Tok && Order.Here.Tok->Call != Call
                               ? Order.Here.Tok->Call

@@ -170,6 +170,12 @@ enum class TimeoutValue : uint8_t {
 /// The device a DeviceSelect row chooses.
 enum class DeviceType : uint8_t { Unspecified, Cuda, Cpu };
 
+/// Which rank a RankSource row gives.
+enum class RankScope : uint8_t {
+  Unspecified, ///< Some rank-derived id (local, node): not the job's rank.
+  Global,      ///< The process's rank in the whole job (world).
+};
+
 /// Fields of a c10d options struct (BroadcastOptions, AllreduceOptions...)
 /// that must agree across ranks; bits of RowFacts::AgreeingOptions.
 enum OptionField : uint8_t {
@@ -197,6 +203,8 @@ struct RowFacts {
   /// Collective rows of calls that create the communicator they run on
   /// (ncclCommInitRank): there is no communicator argument to compare.
   bool CreatesCommunicator = false;
+  /// RankSource rows naming an environment variable: which rank it holds.
+  RankScope Scope = RankScope::Unspecified;
 
   constexpr RowFacts agree(uint8_t Fields) const {
     RowFacts R = *this;
@@ -226,6 +234,11 @@ struct RowFacts {
   constexpr RowFacts device(DeviceType D) const {
     RowFacts R = *this;
     R.Device = D;
+    return R;
+  }
+  constexpr RowFacts scope(RankScope S) const {
+    RowFacts R = *this;
+    R.Scope = S;
     return R;
   }
   constexpr RowFacts createsCommunicator() const {

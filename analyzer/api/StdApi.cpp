@@ -14,6 +14,7 @@ namespace {
 
 constexpr ArgRoles A;
 constexpr Family F = Family::Std;
+constexpr RowFacts Global = RowFacts().scope(RankScope::Global);
 
 const ApiEntry Rows[] = {
     // Environment access: Count names the variable-name argument.
@@ -110,26 +111,26 @@ const ApiEntry Rows[] = {
     {F, Role::ShapeQuery, "std::basic_string::length", A},
     {F, Role::ShapeQuery, "std::basic_string::empty", A},
 
-    // Rank variables set by the launchers.
-    {F, Role::RankSource, "env:RANK", A, "torchrun global rank"},
+    // Rank variables set by the launchers (Global: the job's rank).
+    {F, Role::RankSource, "env:RANK", A, Global, "torchrun global rank"},
     {F, Role::RankSource, "env:LOCAL_RANK", A, "torchrun local rank"},
     {F, Role::RankSource, "env:GROUP_RANK", A, "torchrun node rank"},
     {F, Role::RankSource, "env:NODE_RANK", A, "node rank"},
-    {F, Role::RankSource, "env:OMPI_COMM_WORLD_RANK", A, "Open MPI rank"},
+    {F, Role::RankSource, "env:OMPI_COMM_WORLD_RANK", A, Global, "Open MPI rank"},
     {F, Role::RankSource, "env:OMPI_COMM_WORLD_LOCAL_RANK", A,
      "Open MPI local rank"},
     {F, Role::RankSource, "env:OMPI_COMM_WORLD_NODE_RANK", A,
      "Open MPI node rank"},
-    {F, Role::RankSource, "env:PMI_RANK", A, "PMI rank"},
-    {F, Role::RankSource, "env:PMIX_RANK", A, "PMIx rank"},
+    {F, Role::RankSource, "env:PMI_RANK", A, Global, "PMI rank"},
+    {F, Role::RankSource, "env:PMIX_RANK", A, Global, "PMIx rank"},
     {F, Role::RankSource, "env:MPI_LOCALRANKID", A, "MPICH local rank"},
-    {F, Role::RankSource, "env:MV2_COMM_WORLD_RANK", A, "MVAPICH2 rank"},
+    {F, Role::RankSource, "env:MV2_COMM_WORLD_RANK", A, Global, "MVAPICH2 rank"},
     {F, Role::RankSource, "env:MV2_COMM_WORLD_LOCAL_RANK", A,
      "MVAPICH2 local rank"},
-    {F, Role::RankSource, "env:SLURM_PROCID", A, "Slurm task rank"},
+    {F, Role::RankSource, "env:SLURM_PROCID", A, Global, "Slurm task rank"},
     {F, Role::RankSource, "env:SLURM_LOCALID", A, "Slurm local task id"},
     {F, Role::RankSource, "env:SLURM_NODEID", A, "Slurm node id"},
-    {F, Role::RankSource, "env:PALS_RANKID", A, "PALS rank"},
+    {F, Role::RankSource, "env:PALS_RANKID", A, Global, "PALS rank"},
     // World-size variables: the same on every rank.
     {F, Role::WorldSizeSource, "env:WORLD_SIZE", A, "torchrun"},
     {F, Role::WorldSizeSource, "env:LOCAL_WORLD_SIZE", A, "torchrun"},

@@ -22,6 +22,7 @@
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
+#include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
 #include "engine/lattice/Taint.h"
 #include "engine/lattice/VarState.h"
@@ -174,17 +175,27 @@ public:
   /// callee's body, which the result cache may have dropped.
   llvm::DenseMap<const clang::FunctionDecl *, collectives::CalleeTrees::Built>
       CompleteTrees;
+  /// The rank-class comparison of each function asked about (after the TU
+  /// facts are final).
+  std::map<const clang::FunctionDecl *,
+           std::unique_ptr<collectives::ClassComparison>>
+      RankClassResults;
   /// TU-wide facts, grown across rounds.
   llvm::DenseMap<const clang::FieldDecl *, Taint> FieldVary;
   /// Value range of each user field over every write seen in the TU
   /// (absent: no write seen; nullopt: unknown).
   llvm::DenseMap<const clang::FieldDecl *, std::optional<IntRange>> FieldRange;
+  /// Does every write of each user field seen in the TU store the rank
+  /// (Taint::IsRank)? Absent: no write seen.
+  llvm::DenseMap<const clang::FieldDecl *, bool> FieldIsRank;
   /// Return values of helpers called with a launcher variable's name
   /// (`envInt("WORLD_SIZE", 1)`), analyzed with that argument bound.
   std::map<std::pair<const clang::FunctionDecl *, std::string>, Taint>
       Specialized;
   int SpecializationDepth = 0;
   llvm::DenseMap<const clang::VarDecl *, Taint> GlobalVary;
+  /// Does every write of each global seen store the rank? (FieldIsRank.)
+  llvm::DenseMap<const clang::VarDecl *, bool> GlobalIsRank;
   llvm::SmallPtrSet<const clang::VarDecl *, 8> SubComms;
   /// std::function / function-pointer variables and fields -> target.
   llvm::DenseMap<const clang::ValueDecl *, const clang::FunctionDecl *>

@@ -38,6 +38,7 @@ class AnalysisManager; // per-function and per-TU results (AnalysisManager.h)
 namespace collectives {
 struct Node;
 struct CalleeTrees;
+class RankClassComparer;
 std::shared_ptr<const Node> functionSequence(Engine &E,
                                              const clang::FunctionDecl *FD,
                                              CalleeTrees &Callees);
@@ -180,6 +181,14 @@ public:
     /// Set when the divergent value reaches FD as an argument: the call
     /// that passed it.
     const clang::CallExpr *PassedAt = nullptr;
+    /// Two ranks of one world that disagree here, when the whole-function
+    /// comparison of rank classes found them (collectives/RankClasses.h).
+    struct RankPair {
+      int64_t Here = 0, Other = 0, World = 1;
+      /// What rank Other issues at that position (null: nothing more).
+      const clang::CallExpr *OtherSite = nullptr;
+    };
+    std::optional<RankPair> Ranks;
   };
   std::optional<Divergence> divergenceAt(const clang::CallExpr *Collective);
   /// Arguments of a direct API collective that must agree across ranks but
@@ -197,6 +206,7 @@ public:
 private:
   friend class AnalysisManager;
   friend class UniformityAnalysis;
+  friend class collectives::RankClassComparer;
   friend std::shared_ptr<const collectives::Node>
   collectives::functionSequence(Engine &E, const clang::FunctionDecl *FD,
                                 collectives::CalleeTrees &Callees);

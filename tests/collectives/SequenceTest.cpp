@@ -4,6 +4,7 @@
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/collectives/Divergence.h"
+#include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
 
 #include "gtest/gtest.h"
@@ -343,3 +344,149 @@ TEST(SequenceBuilder, StatusChecksDoNotMoveTheJoin) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Rank classes: what each class of ranks issues through the whole function.
+//===----------------------------------------------------------------------===//
+
+TEST(Sequence, KeepsUniformChoicesThatEndTheJobWhenTheirBranchIsKnown) {
+  // `if (size != 4) MPI_Abort(...)`: a rank class that knows the world size
+  // decides it, so the choice stays (and prints as nothing).
+  ChoiceSource Src;
+  Src.Term = reinterpret_cast<const clang::Stmt *>(0x20);
+  NodeRef Check =
+      Node::alt(uniformKey(7), {Node::failStop(), Node::empty()}, Src);
+  EXPECT_EQ(Check->Kind, NodeKind::Alt);
+  EXPECT_EQ(print(Node::seq({Check, barrier()})), "MPI_Barrier");
+  EXPECT_FALSE(issuesAnything(Check));
+  // A varying choice of that shape still collapses (it cannot be decided
+  // alike on both sides).
+  EXPECT_EQ(Node::alt({7, false}, {Node::failStop(), Node::empty()}, Src)
+                ->Kind,
+            NodeKind::Empty);
+}
+
+TEST(Sequence, TraceSeparatesMatchedCallsFromThoseAfterADifference) {
+  Fixture F(R"cpp(
+#include <mpi.h>
+void f() {
+  MPI_Barrier(MPI_COMM_WORLD); // @b1
+  MPI_Barrier(MPI_COMM_WORLD); // @b2
+  MPI_Allreduce(0, 0, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); // @ar
+}
+)cpp");
+  ASSERT_TRUE(F.S.ok());
+  auto T = [&](const char *Marker, const char *Name) {
+    Token Tok = *tokenAt(*F.E, F.S.call(Marker, Name));
+    return Node::token(Tok);
+  };
+  NodeRef B1 = T("@b1", "MPI_Barrier"), B2 = T("@b2", "MPI_Barrier"),
+          AR = T("@ar", "MPI_Allreduce");
+  CompareBudget Budget;
+  CompareTrace Trace;
+  // B1 AR against B2 B1: B1 and B2 match at position 0, AR differs from B1.
+  auto D = firstDifference(Node::seq({B1, AR}), Node::seq({B2, B1}), Budget,
+                           &Trace);
+  ASSERT_TRUE(D);
+  EXPECT_TRUE(Trace.Matched.count(F.S.call("@b1", "MPI_Barrier")));
+  EXPECT_TRUE(Trace.Matched.count(F.S.call("@b2", "MPI_Barrier")));
+  EXPECT_TRUE(Trace.AfterDifference.count(F.S.call("@ar", "MPI_Allreduce")));
+  EXPECT_TRUE(Trace.AfterDifference.count(F.S.call("@b1", "MPI_Barrier")));
+  EXPECT_FALSE(Trace.AfterDifference.count(F.S.call("@b2", "MPI_Barrier")));
+}
+
+const char *RankClassProgram = R"cpp(
+#include <mpi.h>
+void prepare();
+void goes_first() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0)
+    MPI_Barrier(MPI_COMM_WORLD); // @others
+  prepare();
+  if (rank == 0)
+    MPI_Barrier(MPI_COMM_WORLD); // @root
+}
+void cover_and_one_more() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const bool is_root = rank == 0;
+  if (is_root)
+    MPI_Barrier(MPI_COMM_WORLD); // @c0
+  if (rank == 1)
+    MPI_Barrier(MPI_COMM_WORLD); // @c1
+  if (rank > 1)
+    MPI_Barrier(MPI_COMM_WORLD); // @c2
+  if (rank == 0)
+    MPI_Barrier(MPI_COMM_WORLD); // @extra
+}
+void fixed_size() {
+  int rank = 0, size = 0, v = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 3)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  if (rank == 0)
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); // @f0
+  else if (rank == 1)
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  else if (rank == 2)
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); // @f2
+}
+void unchecked_size() {
+  int rank = 0, v = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  else if (rank == 1)
+    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); // @u1
+}
+void local_flag(double loss) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0)
+    MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0 && loss > 1.0) // not decided by the rank alone
+    MPI_Barrier(MPI_COMM_WORLD); // @local
+}
+)cpp";
+
+TEST(RankClasses, SequencesThroughTheWholeFunctionDecide) {
+  Fixture F(RankClassProgram);
+  ASSERT_TRUE(F.S.ok());
+  // Rank 0 goes first: every rank issues one barrier.
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@others", "MPI_Barrier")));
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@root", "MPI_Barrier")));
+  // Three tests covering every rank; the fourth is one too many on rank 0,
+  // and the witness names two ranks of one world.
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@c0", "MPI_Barrier")));
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@c1", "MPI_Barrier")));
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@c2", "MPI_Barrier")));
+  auto Extra = F.E->divergenceAt(F.S.call("@extra", "MPI_Barrier"));
+  ASSERT_TRUE(Extra);
+  ASSERT_TRUE(Extra->Ranks);
+  EXPECT_EQ(Extra->Ranks->Here, 0);
+  EXPECT_NE(Extra->Ranks->Other, 0);
+  EXPECT_EQ(Extra->Ranks->OtherSite, nullptr);
+  // The size check leaves only 3-rank worlds: the chain covers them all.
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@f0", "MPI_Bcast")));
+  EXPECT_FALSE(F.E->divergenceAt(F.S.call("@f2", "MPI_Bcast")));
+  // Without it, rank 2 of a 3-rank world takes no arm.
+  EXPECT_TRUE(F.E->divergenceAt(F.S.call("@u1", "MPI_Bcast")));
+  // A condition the classes cannot decide keeps today's answer.
+  EXPECT_TRUE(F.E->divergenceAt(F.S.call("@local", "MPI_Barrier")));
+}
+
+TEST(RankClasses, ABudgetHitDecidesNothing) {
+  Fixture F(RankClassProgram);
+  ASSERT_TRUE(F.S.ok());
+  const auto *FD = llvm::dyn_cast_or_null<clang::FunctionDecl>(
+      F.S.decl("goes_first"));
+  ASSERT_TRUE(FD);
+  F.E->limits().SequenceSteps = 3;
+  const ClassComparison &C = compareRankClasses(*F.E, FD);
+  EXPECT_FALSE(C.Finished);
+  EXPECT_FALSE(ruledOutByRankClasses(
+      *F.E, FD, F.E->parentStmt(F.S.call("@others", "MPI_Barrier")),
+      F.S.call("@others", "MPI_Barrier")));
+}

@@ -82,6 +82,9 @@ public:
   void noteSubCommunicator(const Expr *Out) override {
     SubComms.push_back(Out);
   }
+  bool isSubCommunicator(const Expr *Comm) override {
+    return llvm::is_contained(SubComms, Comm);
+  }
 };
 
 class ApiModelTest : public ::testing::Test {

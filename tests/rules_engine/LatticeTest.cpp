@@ -37,14 +37,14 @@ std::vector<Taint> generatedValues() {
   };
   const uint64_t ParamMasks[] = {0, 0b101, 0b010};
   const uint64_t ShapeKeys[] = {0, 11, 42};
-  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2};
+  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2};
   uint64_t Product = 1;
   for (uint64_t R : Radix)
     Product *= R;
   std::vector<Taint> Out;
   auto Make = [&](uint64_t N) {
-    unsigned D[12];
-    for (int I = 0; I < 12; ++I) {
+    unsigned D[13];
+    for (int I = 0; I < 13; ++I) {
       D[I] = unsigned(N % Radix[I]);
       N /= Radix[I];
     }
@@ -66,6 +66,7 @@ std::vector<Taint> generatedValues() {
           VaryOrigin{VaryKind::Rank, clang::SourceLocation(), "rank"};
     T.PendingParams = ParamMasks[D[10]];
     T.ShapePending = D[11];
+    T.IsRank = D[12];
     return T;
   };
   // 7919 is prime, so coprime to every radix: consecutive samples change
@@ -73,7 +74,7 @@ std::vector<Taint> generatedValues() {
   for (uint64_t I = 0; I < 400; ++I)
     Out.push_back(Make((I * 7919) % Product));
   // Each component alone, against the default value.
-  for (int I = 0, Mul = 1; I < 12; Mul *= int(Radix[I]), ++I)
+  for (int I = 0, Mul = 1; I < 13; Mul *= int(Radix[I]), ++I)
     for (uint64_t V = 1; V < Radix[I]; ++V)
       Out.push_back(Make(V * uint64_t(Mul)));
   return Out;
@@ -140,6 +141,7 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) { return T.UniformContent; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.NonNull && T.Range; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.singleValue(); }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.IsRank && T.Vary; }));
   auto Merged = wellFormedValues();
   EXPECT_GT(std::count_if(Merged.begin(), Merged.end(),
                           [](const Taint &T) { return T.PendingVary; }),
@@ -257,6 +259,25 @@ TEST(TaintLattice, RangeHullHoldsBothForEveryWorldSize) {
   // Comparable bounds: the hull is the dominating one, not a looser one.
   IntRange Zero{{0, 0}, {0, 0}};
   EXPECT_TRUE(hull(Zero, Rank) == Rank);
+}
+
+TEST(TaintLattice, TheRankStaysTheRankOnlyWhereEveryPathHoldsIt) {
+  Taint Rank = Taint::varying(VaryKind::Rank, clang::SourceLocation(), "rank");
+  Rank.IsRank = true;
+  Taint Other = Rank;
+  Other.IsRank = false; // rank + 1: varies the same way, another value
+  EXPECT_TRUE(joined(Rank, Rank).IsRank);
+  EXPECT_FALSE(joined(Rank, Other).IsRank);
+  EXPECT_FALSE(joined(Other, Rank).IsRank);
+  EXPECT_FALSE(Rank.sameAs(Other));
+  // A variable assigned the rank on one path only holds its initial value
+  // on the other.
+  VarState A, B;
+  const auto *VD = reinterpret_cast<const clang::VarDecl *>(0x10);
+  A[VD] = Rank;
+  EXPECT_FALSE(mergePathStates(A, B)[VD].IsRank);
+  B[VD] = Rank;
+  EXPECT_TRUE(mergePathStates(A, B)[VD].IsRank);
 }
 
 TEST(TaintLattice, VaryingWinsAndKeepsItsOrigin) {

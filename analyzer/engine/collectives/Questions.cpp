@@ -11,6 +11,7 @@
 #include "engine/Engine.h"
 #include "engine/EngineInternals.h"
 #include "engine/collectives/Divergence.h"
+#include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -234,9 +235,16 @@ Engine::divergenceAt(const CallExpr *Collective) {
       continue;
     Divergence D;
     D.Branch = Dep->getTerminatorStmt();
+    // Ranks that skip it here may issue it elsewhere in the function: what
+    // each rank class issues from entry to exit decides.
+    if (collectives::ruledOutByRankClasses(*this, FD, D.Branch, Collective))
+      continue;
     D.Condition = dyn_cast_or_null<Expr>(
         const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
     D.IsLoop = isLoopStmt(D.Branch);
+    if (const auto *W = collectives::rankClassWitness(*this, FD, Collective))
+      D.Ranks = Divergence::RankPair{W->Here.Rank, W->Other.Rank,
+                                     W->Here.World, W->OtherSite};
     if (It->second.Vary) {
       D.Origin = It->second.Origin;
       return D;

@@ -117,31 +117,37 @@ NodeRef Node::seq(std::vector<NodeRef> Parts) {
   return N;
 }
 
-NodeRef Node::alt(ChoiceKey K, std::vector<NodeRef> Options) {
-  bool AllFail = !Options.empty(), Any = false;
+NodeRef Node::alt(ChoiceKey K, std::vector<NodeRef> Options,
+                  ChoiceSource Source) {
+  bool AllFail = !Options.empty(), Any = false, AnyFail = false;
   for (const NodeRef &O : Options) {
-    AllFail = AllFail && alwaysFailStops(O);
+    bool Fails = alwaysFailStops(O);
+    AllFail = AllFail && Fails;
+    AnyFail = AnyFail || Fails;
     Any = Any || issuesAnything(O);
   }
   if (AllFail)
     return failStop();
   // A choice between paths that issue nothing (or end the job) cannot make
-  // ranks disagree.
-  if (!Any)
+  // ranks disagree; one that ends the job on a uniform condition still
+  // bounds what the ranks that go on can be (the world size).
+  if (!Any && !(AnyFail && K.Uniform && Source.Term))
     return empty();
   auto N = std::make_shared<Node>();
   N->Kind = NodeKind::Alt;
   N->Key = K;
+  N->Source = std::move(Source);
   N->Kids = std::move(Options);
   return N;
 }
 
-NodeRef Node::loop(ChoiceKey K, NodeRef Body) {
+NodeRef Node::loop(ChoiceKey K, NodeRef Body, ChoiceSource Source) {
   if (!issuesAnything(Body))
     return empty();
   auto N = std::make_shared<Node>();
   N->Kind = NodeKind::Loop;
   N->Key = K;
+  N->Source = std::move(Source);
   N->Kids = {std::move(Body)};
   return N;
 }
@@ -218,6 +224,9 @@ std::string print(const NodeRef &N) {
     }
     return Out;
   case NodeKind::Alt:
+    // A choice that only ends the job on some paths issues nothing.
+    if (!issuesAnything(N))
+      return "";
     for (size_t I = 0; I < N->Kids.size(); ++I)
       Out += (I ? "|" : "") + print(N->Kids[I]);
     return "{" + Out + "}";
@@ -305,13 +314,40 @@ std::optional<Pending> normalize(Cursor &C, const Valuation &V) {
   return std::nullopt;
 }
 
+/// Every call a subtree may issue, with the outermost site it is seen
+/// through.
+void collectSites(const Node *N, const clang::CallExpr *Site,
+                  llvm::SmallPtrSetImpl<const clang::CallExpr *> &Out,
+                  llvm::SmallPtrSetImpl<const Node *> &Seen) {
+  if (!N)
+    return;
+  if (N->Kind == NodeKind::Token) {
+    if (const clang::CallExpr *C = Site ? Site : N->Tok.Call)
+      Out.insert(C);
+    return;
+  }
+  if (Site && !Seen.insert(N).second)
+    return;
+  const clang::CallExpr *Inner =
+      Site ? Site : (N->Kind == NodeKind::Call ? N->Site : nullptr);
+  for (const NodeRef &K : N->Kids)
+    collectSites(K.get(), Inner, Out, Seen);
+}
+
 class Comparison {
 public:
-  explicit Comparison(CompareBudget &Budget) : Budget(Budget) {}
+  Comparison(CompareBudget &Budget, CompareTrace *Trace)
+      : Budget(Budget), Trace(Trace) {}
   std::optional<FirstDifference> run(Cursor A, Cursor B, Valuation V);
 
 private:
   CompareBudget &Budget;
+  CompareTrace *Trace;
+  void noteRest(const Cursor &C) {
+    llvm::SmallPtrSet<const Node *, 16> Seen;
+    for (const Cursor::Frame &F : C.Stack)
+      collectSites(F.N, F.Site, Trace->AfterDifference, Seen);
+  }
   std::optional<FirstDifference> fork(const Cursor &A, const Cursor &B,
                                       const Valuation &V, Pending P) {
     for (unsigned I = 0; I < P.Options; ++I) {
@@ -379,8 +415,16 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
       D.A = sideOf(A);
       D.B = sideOf(B);
       D.Why = Why;
+      if (Trace) {
+        noteRest(A);
+        noteRest(B);
+      }
       return D;
     }
+    if (Trace)
+      for (const Side &S : {sideOf(A), sideOf(B)})
+        if (S.Site)
+          Trace->Matched.insert(S.Site);
     A.Stack.pop_back();
     B.Stack.pop_back();
     ++A.Position;
@@ -390,14 +434,16 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
 
 } // namespace
 
-std::optional<FirstDifference>
-firstDifference(const NodeRef &A, const NodeRef &B, CompareBudget &Budget) {
+std::optional<FirstDifference> firstDifference(const NodeRef &A,
+                                               const NodeRef &B,
+                                               CompareBudget &Budget,
+                                               CompareTrace *Trace) {
   Cursor CA, CB;
   if (A)
     CA.Stack.push_back({A.get(), nullptr});
   if (B)
     CB.Stack.push_back({B.get(), nullptr});
-  return Comparison(Budget).run(std::move(CA), std::move(CB), {});
+  return Comparison(Budget, Trace).run(std::move(CA), std::move(CB), {});
 }
 
 } // namespace collectives

@@ -17,6 +17,8 @@
 
 #include "api/ApiTable.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <memory>
@@ -26,6 +28,7 @@
 
 namespace clang {
 class CallExpr;
+class Stmt;
 } // namespace clang
 
 namespace distlint {
@@ -92,6 +95,19 @@ struct ChoiceKey {
   bool Uniform = false;
 };
 
+/// The branch behind a choice and the CFG successor each option starts at,
+/// so that a rank class can decide it (RankClasses.h). AST nodes only: the
+/// tree outlives the CFG it was built from.
+struct ChoiceSource {
+  const clang::Stmt *Term = nullptr; ///< The branch or loop statement.
+  unsigned NumSuccs = 0;             ///< Successors of its CFG block.
+  /// Per option: its successor's index (if / loop: 0 = condition true).
+  llvm::SmallVector<unsigned, 2> Succ;
+  /// Per option of a switch: its case label (null: none, i.e. the default
+  /// path past the switch).
+  llvm::SmallVector<const clang::Stmt *, 2> Label;
+};
+
 struct Node;
 using NodeRef = std::shared_ptr<const Node>;
 
@@ -103,6 +119,7 @@ struct Node {
   std::vector<NodeRef> Kids; ///< Seq: in order; Alt: the options; Loop:
                              ///< {body}; Call: {callee's tree}.
   ChoiceKey Key;             ///< Alt, Loop.
+  ChoiceSource Source;       ///< Alt, Loop (when built from a CFG).
   const clang::CallExpr *Site = nullptr; ///< Call: the user call.
 
   static NodeRef empty();
@@ -110,8 +127,12 @@ struct Node {
   static NodeRef failStop();
   /// Flattens nested sequences and drops empty parts.
   static NodeRef seq(std::vector<NodeRef> Parts);
-  static NodeRef alt(ChoiceKey K, std::vector<NodeRef> Options);
-  static NodeRef loop(ChoiceKey K, NodeRef Body);
+  /// A choice. Options that issue nothing make no choice, except where an
+  /// option ends the job on a uniform condition (`if (size != 4)
+  /// MPI_Abort(...)`): a rank class that knows the world size decides it.
+  static NodeRef alt(ChoiceKey K, std::vector<NodeRef> Options,
+                     ChoiceSource Source = {});
+  static NodeRef loop(ChoiceKey K, NodeRef Body, ChoiceSource Source = {});
   static NodeRef call(const clang::CallExpr *Site, NodeRef Callee);
 };
 
@@ -144,11 +165,22 @@ struct CompareBudget {
   bool Exhausted = false;
 };
 
+/// What a comparison saw of the outermost calls (Side::Site) it compared.
+struct CompareTrace {
+  /// Issued at the same position on both sides on some path compared.
+  llvm::SmallPtrSet<const clang::CallExpr *, 8> Matched;
+  /// At or after a first difference found: their positions are unknown.
+  llvm::SmallPtrSet<const clang::CallExpr *, 8> AfterDifference;
+};
+
 /// The first position where A and B differ under some valuation of their
 /// choices; nullopt when they issue the same ordered sequence under every
-/// valuation (paths that end the job never differ).
-std::optional<FirstDifference>
-firstDifference(const NodeRef &A, const NodeRef &B, CompareBudget &Budget);
+/// valuation (paths that end the job never differ). Trace, when given,
+/// collects the calls compared.
+std::optional<FirstDifference> firstDifference(const NodeRef &A,
+                                               const NodeRef &B,
+                                               CompareBudget &Budget,
+                                               CompareTrace *Trace = nullptr);
 
 } // namespace collectives
 } // namespace distlint

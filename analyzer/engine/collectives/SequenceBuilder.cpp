@@ -283,9 +283,18 @@ SequenceBuilder::walk(const CFGBlock *B,
       }
     }
     llvm::SmallVector<const CFGBlock *, 4> Succs;
-    for (const CFGBlock *Succ : B->succs())
-      if (Succ && !llvm::is_contained(Succs, Succ))
+    ChoiceSource Source;
+    Source.Term = B->getTerminatorStmt();
+    Source.NumSuccs = B->succ_size();
+    unsigned Index = 0;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (Succ && !llvm::is_contained(Succs, Succ)) {
         Succs.push_back(Succ);
+        Source.Succ.push_back(Index);
+        Source.Label.push_back(Succ->getLabel());
+      }
+      ++Index;
+    }
     if (Succs.empty())
       break;
     const Stmt *Term = B->getTerminatorStmt();
@@ -297,7 +306,7 @@ SequenceBuilder::walk(const CFGBlock *B,
         Inner.push_back(After);
       Walk Body =
           walk(*B->succ_begin() ? *B->succ_begin() : Succs.front(), Inner);
-      Parts.push_back(Node::loop(choiceKey(E, Term), Body.N));
+      Parts.push_back(Node::loop(choiceKey(E, Term), Body.N, Source));
       B = After;
       continue;
     }
@@ -318,7 +327,8 @@ SequenceBuilder::walk(const CFGBlock *B,
           llvm::is_contained(Stops, W.EndedAt))
         LeftAt = W.EndedAt;
     }
-    Parts.push_back(Node::alt(choiceKey(E, Term), std::move(Options)));
+    Parts.push_back(
+        Node::alt(choiceKey(E, Term), std::move(Options), std::move(Source)));
     // An arm left the enclosing region (break, continue, return out of a
     // loop body): the join lies beyond it.
     if (LeftAt) {

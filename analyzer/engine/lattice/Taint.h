@@ -83,6 +83,12 @@ struct Taint {
   VaryOrigin PendingOrigin;
   uint64_t PendingParams = 0;
   bool ShapePending = false;
+  /// Exactly the calling process's rank (read from a rank source on a
+  /// communicator not known to be a sub-communicator), not just a value
+  /// derived from it: branch conditions over it are decided per rank class
+  /// (collectives/RankClasses.h). Lost by arithmetic and by joins with
+  /// anything else.
+  bool IsRank = false;
 
   static Taint varying(VaryKind K, clang::SourceLocation Loc,
                        std::string What) {
@@ -117,6 +123,7 @@ struct Taint {
   /// Least upper bound: may-vary, must-be-uniform-content, range hull.
   void join(const Taint &O) {
     NonNull = NonNull && O.NonNull;
+    IsRank = IsRank && O.IsRank;
     if (LauncherVar != O.LauncherVar)
       LauncherVar = 0;
     // ContentOnly and PointeeOnly qualify the varying side; between two
@@ -192,7 +199,8 @@ struct Taint {
            NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
            UniformContent == O.UniformContent && Range == O.Range &&
            ShapeKey == O.ShapeKey && PendingVary == O.PendingVary &&
-           PendingParams == O.PendingParams && ShapePending == O.ShapePending;
+           PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
+           IsRank == O.IsRank;
   }
 
   /// The pending implicit flow becomes real: the value differs where the

@@ -34,6 +34,7 @@ inline VarState joinStates(const VarState &A, const VarState &B) {
 inline void mergeWithInitialValue(Taint &T) {
   T.settle();
   T.Range.reset();
+  T.IsRank = false;
 }
 
 /// Merges the states of two control-flow paths (Taint::mergePaths per

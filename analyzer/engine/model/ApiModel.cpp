@@ -22,6 +22,15 @@ Taint rankValue(SourceLocation Loc, std::string What = "rank") {
   return T;
 }
 
+/// The rank a process has in the communicator of the call (not a known
+/// sub-communicator, whose ranks are not the world's).
+Taint ownRank(const CallModelContext &C, ModelEnv &Env) {
+  Taint T = rankValue(C.loc());
+  const Expr *Comm = C.Receiver ? C.Receiver : C.arg(C.Row.Args.Comm);
+  T.IsRank = !(Comm && Env.isSubCommunicator(Comm));
+  return T;
+}
+
 Taint worldSizeValue() {
   Taint T;
   T.Range = IntRange{{1, 0}, {1, 0}};
@@ -38,10 +47,11 @@ Taint uniformContent() {
 
 /// `int r = dist.get_rank();` gives the rank; `MPI_Comm_rank(c, &r)`
 /// returns a status (its effect writes the rank).
-std::optional<Taint> rankSourceReturn(const CallModelContext &C, ModelEnv &) {
+std::optional<Taint> rankSourceReturn(const CallModelContext &C,
+                                      ModelEnv &Env) {
   if (C.Row.Args.Out >= 0)
     return Taint();
-  return rankValue(C.loc());
+  return ownRank(C, Env);
 }
 
 std::optional<Taint> worldSizeReturn(const CallModelContext &C, ModelEnv &) {
@@ -86,9 +96,10 @@ std::optional<Taint> envReadReturn(const CallModelContext &C, ModelEnv &Env) {
     return Taint();
   if (const auto *SL = dyn_cast<StringLiteral>(strip(NameArg))) {
     std::string Name = SL->getString().str();
-    if (api::envVariable(Name, Role::RankSource)) {
+    if (const api::ApiEntry *Var = api::envVariable(Name, Role::RankSource)) {
       Taint T = rankValue(C.loc(), "rank (environment variable " + Name + ")");
       T.NonNull = true;
+      T.IsRank = Var->Facts.Scope == api::RankScope::Global;
       return T;
     }
     if (api::envVariable(Name, Role::WorldSizeSource)) {
@@ -146,7 +157,7 @@ std::optional<Taint> shapeQueryReturn(const CallModelContext &C,
 /// `MPI_Comm_rank(c, &rank)`.
 void rankSourceEffects(const CallModelContext &C, ModelEnv &Env) {
   if (const Expr *Out = C.arg(C.Row.Args.Out)) {
-    Taint T = rankValue(C.loc());
+    Taint T = ownRank(C, Env);
     T.addControl(C.Control);
     Env.assign(Out, T);
   }

@@ -41,6 +41,8 @@ public:
   virtual bool resultShapeVaries() = 0;
   /// The communicator Out designates is a sub-communicator from here on.
   virtual void noteSubCommunicator(const clang::Expr *Out) = 0;
+  /// Is Comm a sub-communicator (split, created for a subset of ranks)?
+  virtual bool isSubCommunicator(const clang::Expr *Comm) = 0;
 };
 
 /// One call with one of its callee's rows.

@@ -57,6 +57,10 @@ public:
       if (U.P.SubComms.insert(VD).second)
         ++U.P.GrowthStamp;
   }
+  bool isSubCommunicator(const Expr *Comm) override {
+    const VarDecl *VD = baseVar(Comm);
+    return VD && U.P.SubComms.count(VD);
+  }
 
 private:
   UniformityAnalysis &U;
@@ -327,12 +331,21 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         if (const Expr *A = ArgAt(Idx))
           markUniform(A, S);
       for (auto &[Field, Mask] : ParamFields) {
-        Taint Joined;
+        // The join of the arguments that reach the field (one argument:
+        // its value, the rank included).
+        std::optional<Taint> Joined;
         for (unsigned I = 0; I < Args.size() && I < 64; ++I)
-          if (Mask & (uint64_t(1) << I))
-            Joined.join(eval(Args[I], S));
-        Joined.addControl(Ctl);
-        noteFieldWrite(Field, Joined);
+          if (Mask & (uint64_t(1) << I)) {
+            Taint A = eval(Args[I], S);
+            if (Joined)
+              Joined->join(A);
+            else
+              Joined = A;
+          }
+        if (!Joined)
+          Joined = Taint();
+        Joined->addControl(Ctl);
+        noteFieldWrite(Field, *Joined);
       }
     }
     return;

@@ -18,8 +18,12 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
     return It->second;
   if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
     auto G = P.GlobalVary.find(VD);
-    if (G != P.GlobalVary.end())
-      return G->second;
+    if (G != P.GlobalVary.end()) {
+      Taint T = G->second;
+      auto R = P.GlobalIsRank.find(VD);
+      T.IsRank = R != P.GlobalIsRank.end() && R->second;
+      return T;
+    }
     if (VD->isConstexpr() || VD->getType().isConstQualified())
       if (const Expr *Init = VD->getInit())
         if (auto V = Init->getIntegerConstantExpr(E.context()))
@@ -115,8 +119,10 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     if (Cast->getCastKind() == CK_PointerToBoolean)
       T = T.pointerValue();
     if (Cast->getCastKind() == CK_IntegralToBoolean ||
-        Cast->getCastKind() == CK_PointerToBoolean)
+        Cast->getCastKind() == CK_PointerToBoolean) {
       T.Range.reset();
+      T.IsRank = false;
+    }
     return T;
   }
   if (const auto *IL = dyn_cast<IntegerLiteral>(X))
@@ -175,11 +181,17 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       auto FR = P.FieldRange.find(F);
       if (FR != P.FieldRange.end() && FR->second && isTaughtDecl(E, F))
         T.Range = FR->second;
+      // Holds the rank when every write seen stores it (`rank_ = r`).
+      auto FI = P.FieldIsRank.find(F);
+      T.IsRank =
+          FI != P.FieldIsRank.end() && FI->second && isTaughtDecl(E, F);
     }
     return T;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(X)) {
     Taint T = eval(U->getSubExpr(), S);
+    if (U->getOpcode() != UO_Plus)
+      T.IsRank = false;
     switch (U->getOpcode()) {
     case UO_Minus:
       if (T.Range)
@@ -217,6 +229,7 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     if (B->isAssignmentOp() || B->getOpcode() == BO_Comma)
       return eval(B->getRHS(), S);
     Taint L = eval(B->getLHS(), S), Rt = eval(B->getRHS(), S);
+    L.IsRank = Rt.IsRank = false; // A value computed from the rank.
     if (B->isComparisonOp()) {
       if (B->getLHS()->getType()->isPointerType())
         L = L.pointerValue();
@@ -289,6 +302,7 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     Taint T = eval(AS->getBase(), S);
     T.join(eval(AS->getIdx(), S));
     T.ContentOnly = false;
+    T.IsRank = false;
     T.Range.reset();
     return T;
   }

@@ -20,6 +20,11 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
   if (!VD)
     return;
   if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
+    auto [RankIt, FirstWrite] = P.GlobalIsRank.try_emplace(VD, T.IsRank);
+    if (!FirstWrite && RankIt->second && !T.IsRank) {
+      RankIt->second = false;
+      ++P.GrowthStamp;
+    }
     Taint G = T;
     G.Params = 0;
     if (G.Vary) {
@@ -109,6 +114,11 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
     // The callers record the value their arguments give it.
     R.ParamToField.push_back({F, T.Params});
     return;
+  }
+  auto [RankIt, FirstWrite] = P.FieldIsRank.try_emplace(F, T.IsRank);
+  if (!FirstWrite && RankIt->second && !T.IsRank) {
+    RankIt->second = false;
+    ++P.GrowthStamp;
   }
   auto [It, New] = P.FieldRange.try_emplace(F, T.Range);
   if (New) {
