@@ -361,8 +361,7 @@ TEST(Sequence, KeepsUniformChoicesThatEndTheJobWhenTheirBranchIsKnown) {
   EXPECT_FALSE(issuesAnything(Check));
   // A varying choice of that shape still collapses (it cannot be decided
   // alike on both sides).
-  EXPECT_EQ(Node::alt({7, false}, {Node::failStop(), Node::empty()}, Src)
-                ->Kind,
+  EXPECT_EQ(Node::alt({7, false}, {Node::failStop(), Node::empty()}, Src)->Kind,
             NodeKind::Empty);
 }
 
@@ -385,8 +384,8 @@ void f() {
   CompareBudget Budget;
   CompareTrace Trace;
   // B1 AR against B2 B1: B1 and B2 match at position 0, AR differs from B1.
-  auto D = firstDifference(Node::seq({B1, AR}), Node::seq({B2, B1}), Budget,
-                           &Trace);
+  auto D =
+      firstDifference(Node::seq({B1, AR}), Node::seq({B2, B1}), Budget, &Trace);
   ASSERT_TRUE(D);
   EXPECT_TRUE(Trace.Matched.count(F.S.call("@b1", "MPI_Barrier")));
   EXPECT_TRUE(Trace.Matched.count(F.S.call("@b2", "MPI_Barrier")));
@@ -480,8 +479,8 @@ TEST(RankClasses, SequencesThroughTheWholeFunctionDecide) {
 TEST(RankClasses, ABudgetHitDecidesNothing) {
   Fixture F(RankClassProgram);
   ASSERT_TRUE(F.S.ok());
-  const auto *FD = llvm::dyn_cast_or_null<clang::FunctionDecl>(
-      F.S.decl("goes_first"));
+  const auto *FD =
+      llvm::dyn_cast_or_null<clang::FunctionDecl>(F.S.decl("goes_first"));
   ASSERT_TRUE(FD);
   F.E->limits().SequenceSteps = 3;
   const ClassComparison &C = compareRankClasses(*F.E, FD);

@@ -243,8 +243,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
         const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
     D.IsLoop = isLoopStmt(D.Branch);
     if (const auto *W = collectives::rankClassWitness(*this, FD, Collective))
-      D.Ranks = Divergence::RankPair{W->Here.Rank, W->Other.Rank,
-                                     W->Here.World, W->OtherSite};
+      D.Ranks = Divergence::RankPair{W->Here.Rank, W->Other.Rank, W->Here.World,
+                                     W->OtherSite};
     if (It->second.Vary) {
       D.Origin = It->second.Origin;
       return D;

@@ -31,7 +31,8 @@ struct CondExpr {
   bool mentionsRank() const {
     if (K == Kind::Rank)
       return true;
-    return llvm::any_of(Kids, [](const CondExpr &C) { return C.mentionsRank(); });
+    return llvm::any_of(Kids,
+                        [](const CondExpr &C) { return C.mentionsRank(); });
   }
   /// Largest constant magnitude it compares with (to choose world sizes).
   int64_t largestConstant() const {
@@ -286,7 +287,8 @@ private:
                   llvm::DenseMap<const Node *, NodeRef> &Memo);
 };
 
-const std::optional<CondExpr> &RankClassComparer::conditionAt(const Stmt *Term) {
+const std::optional<CondExpr> &
+RankClassComparer::conditionAt(const Stmt *Term) {
   auto [It, New] = Conds.try_emplace(Term);
   if (!New)
     return It->second;
@@ -311,7 +313,7 @@ const std::optional<CondExpr> &RankClassComparer::conditionAt(const Stmt *Term) 
 }
 
 void RankClassComparer::collect(const NodeRef &N,
-                       llvm::SmallPtrSetImpl<const Node *> &Seen) {
+                                llvm::SmallPtrSetImpl<const Node *> &Seen) {
   if (!N || !Seen.insert(N.get()).second)
     return;
   if ((N->Kind == NodeKind::Alt || N->Kind == NodeKind::Loop) &&
@@ -368,8 +370,9 @@ int RankClassComparer::decide(const Node &N, const RankClass &C) {
   return -1;
 }
 
-NodeRef RankClassComparer::resolve(const NodeRef &N, const std::vector<int> &Decisions,
-                          llvm::DenseMap<const Node *, NodeRef> &Memo) {
+NodeRef
+RankClassComparer::resolve(const NodeRef &N, const std::vector<int> &Decisions,
+                           llvm::DenseMap<const Node *, NodeRef> &Memo) {
   if (!N || N->Kids.empty())
     return N;
   auto Known = Memo.find(N.get());
@@ -424,7 +427,8 @@ ClassComparison RankClassComparer::run(const FunctionDecl *FD) {
   // small ones and the last two.
   int64_t Largest = 2;
   for (const Node *N : Choices)
-    Largest = std::max(Largest, Conds.lookup(N->Source.Term)->largestConstant());
+    Largest =
+        std::max(Largest, Conds.lookup(N->Source.Term)->largestConstant());
   const int64_t MaxWorld = std::min<int64_t>(Largest + 2, 24);
   CompareBudget Budget;
   Budget.Steps = E.limits().SequenceSteps;
@@ -449,16 +453,16 @@ ClassComparison RankClassComparer::run(const FunctionDecl *FD) {
     }
     for (size_t I = 0; I < Trees.size() && !Budget.Exhausted; ++I)
       for (size_t J = I + 1; J < Trees.size() && !Budget.Exhausted; ++J) {
-        auto D = firstDifference(Trees[I].first, Trees[J].first, Budget,
-                                 &Out.Trace);
+        auto D =
+            firstDifference(Trees[I].first, Trees[J].first, Budget, &Out.Trace);
         if (!D)
           continue;
         auto Note = [&](const Side &Here, const Side &Other, RankClass A,
                         RankClass B) {
           if (Here.Tok && Here.Site)
             Out.AtDifference.try_emplace(
-                Here.Site,
-                ClassComparison::Witness{A, B, Other.Tok ? Other.Site : nullptr});
+                Here.Site, ClassComparison::Witness{
+                               A, B, Other.Tok ? Other.Site : nullptr});
         };
         Note(D->A, D->B, Trees[I].second, Trees[J].second);
         Note(D->B, D->A, Trees[J].second, Trees[I].second);
@@ -486,8 +490,7 @@ const ClassComparison &compareRankClasses(Engine &E, const FunctionDecl *FD) {
   auto It = Cache.find(FD);
   if (It != Cache.end())
     return *It->second;
-  auto Result =
-      std::make_unique<ClassComparison>(RankClassComparer(E).run(FD));
+  auto Result = std::make_unique<ClassComparison>(RankClassComparer(E).run(FD));
   return *(Cache[FD] = std::move(Result));
 }
 
@@ -501,9 +504,9 @@ bool ruledOutByRankClasses(Engine &E, const FunctionDecl *FD,
          !C.Trace.AfterDifference.count(Collective);
 }
 
-const ClassComparison::Witness *
-rankClassWitness(Engine &E, const FunctionDecl *FD,
-                 const CallExpr *Collective) {
+const ClassComparison::Witness *rankClassWitness(Engine &E,
+                                                 const FunctionDecl *FD,
+                                                 const CallExpr *Collective) {
   if (!FD)
     return nullptr;
   const ClassComparison &C = compareRankClasses(E, FD);

@@ -183,8 +183,7 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
         T.Range = FR->second;
       // Holds the rank when every write seen stores it (`rank_ = r`).
       auto FI = P.FieldIsRank.find(F);
-      T.IsRank =
-          FI != P.FieldIsRank.end() && FI->second && isTaughtDecl(E, F);
+      T.IsRank = FI != P.FieldIsRank.end() && FI->second && isTaughtDecl(E, F);
     }
     return T;
   }
