@@ -114,6 +114,9 @@ struct ArgRoles {
   int8_t Flag = -1;       ///< Mode argument (cudaMemcpyKind,
                           ///< allow_duplicates).
   int8_t Sampler = -1;    ///< Sampler argument of make_data_loader.
+  /// Buffer that may be the in-place marker (MPI_IN_PLACE): a rank that
+  /// passes it there does not read its own Count and DType arguments.
+  int8_t InPlace = -1;
   /// Only overloads with exactly this many parameters match (-1: any).
   int8_t NumParams = -1;
 
@@ -144,6 +147,7 @@ struct ArgRoles {
   DISTLINT_ARG_SETTER(value, Value)
   DISTLINT_ARG_SETTER(flag, Flag)
   DISTLINT_ARG_SETTER(sampler, Sampler)
+  DISTLINT_ARG_SETTER(inPlace, InPlace)
   DISTLINT_ARG_SETTER(numParams, NumParams)
 #undef DISTLINT_ARG_SETTER
 };
@@ -264,6 +268,12 @@ struct ApiEntry {
       : Fam(Fam), TheRole(TheRole), Name(Name), Args(Args), Detail(Detail),
         Facts(Facts) {}
 };
+
+/// The macro that names the in-place buffer marker (ArgRoles::InPlace).
+llvm::StringRef inPlaceMarkerName();
+/// The macro that names "no communicator" (what a split hands the ranks
+/// that are not members).
+llvm::StringRef nullCommunicatorName();
 
 llvm::ArrayRef<ApiEntry> c10dTable();
 llvm::ArrayRef<ApiEntry> ncclTable();

@@ -20,7 +20,9 @@ constexpr Family F = Family::Mpi;
 constexpr ArgRoles AllreduceArgs = A.send(0).recv(1).count(2).dtype(3).op(4);
 constexpr ArgRoles ScanArgs = A.send(0).recvVaries(1).count(2).dtype(3).op(4);
 // MPI_Gather / MPI_Allgather / MPI_Alltoall-shaped arguments.
-constexpr ArgRoles GatherArgs = A.send(0).count(1).dtype(2);
+// MPI_IN_PLACE as the send buffer: the rank's send count and type are not
+// read (gather at the root, allgather, alltoall).
+constexpr ArgRoles GatherArgs = A.send(0).inPlace(0).count(1).dtype(2);
 constexpr ArgRoles SendArgs = A.send(0).count(1).dtype(2).peer(3).tag(4);
 constexpr ArgRoles RecvArgs = A.recvVaries(0).count(1).dtype(2).peer(3).tag(4);
 
@@ -34,17 +36,17 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Allreduce", AllreduceArgs.comm(5)},
     {F, Role::Collective, "MPI_Gather", GatherArgs.recvVaries(3).root(6).comm(7)},
     {F, Role::Collective, "MPI_Gatherv",
-     A.send(0).dtype(2).recvVaries(3).root(7).comm(8)},
+     A.send(0).inPlace(0).dtype(2).recvVaries(3).root(7).comm(8)},
     {F, Role::Collective, "MPI_Scatter",
-     A.send(0).recvVaries(3).count(4).dtype(5).root(6).comm(7)},
+     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7)},
     {F, Role::Collective, "MPI_Scatterv",
-     A.send(0).recvVaries(4).dtype(6).root(7).comm(8)},
+     A.send(0).recvVaries(4).inPlace(4).dtype(6).root(7).comm(8)},
     {F, Role::Collective, "MPI_Allgather", GatherArgs.recv(3).comm(6)},
     {F, Role::Collective, "MPI_Allgatherv",
-     A.send(0).dtype(2).recv(3).comm(7)},
+     A.send(0).inPlace(0).dtype(2).recv(3).comm(7)},
     {F, Role::Collective, "MPI_Alltoall", GatherArgs.recvVaries(3).comm(6)},
     {F, Role::Collective, "MPI_Alltoallv",
-     A.send(0).dtype(3).recvVaries(4).comm(8)},
+     A.send(0).inPlace(0).dtype(3).recvVaries(4).comm(8)},
     {F, Role::Collective, "MPI_Reduce_scatter",
      A.send(0).recvVaries(1).dtype(3).op(4).comm(5)},
     {F, Role::Collective, "MPI_Reduce_scatter_block", ScanArgs.comm(5)},
@@ -63,7 +65,7 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Igather",
      GatherArgs.recvVaries(3).root(6).comm(7).request(8)},
     {F, Role::Collective, "MPI_Iscatter",
-     A.send(0).recvVaries(3).count(4).dtype(5).root(6).comm(7).request(8)},
+     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7).request(8)},
     {F, Role::Collective, "MPI_Iallgather",
      GatherArgs.recv(3).comm(6).request(7)},
     {F, Role::Collective, "MPI_Ialltoall",
@@ -73,13 +75,13 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Iscan", ScanArgs.comm(5).request(6)},
     {F, Role::Collective, "MPI_Iexscan", ScanArgs.comm(5).request(6)},
     {F, Role::Collective, "MPI_Igatherv",
-     A.send(0).dtype(2).recvVaries(3).root(7).comm(8).request(9)},
+     A.send(0).inPlace(0).dtype(2).recvVaries(3).root(7).comm(8).request(9)},
     {F, Role::Collective, "MPI_Iscatterv",
-     A.send(0).recvVaries(4).dtype(6).root(7).comm(8).request(9)},
+     A.send(0).recvVaries(4).inPlace(4).dtype(6).root(7).comm(8).request(9)},
     {F, Role::Collective, "MPI_Iallgatherv",
-     A.send(0).dtype(2).recv(3).comm(7).request(8)},
+     A.send(0).inPlace(0).dtype(2).recv(3).comm(7).request(8)},
     {F, Role::Collective, "MPI_Ialltoallv",
-     A.send(0).dtype(3).recvVaries(4).comm(8).request(9)},
+     A.send(0).inPlace(0).dtype(3).recvVaries(4).comm(8).request(9)},
     {F, Role::Collective, "MPI_Alltoallw", A.send(0).recvVaries(4).comm(8)},
     {F, Role::Collective, "MPI_Ialltoallw",
      A.send(0).recvVaries(4).comm(8).request(9)},
@@ -101,9 +103,9 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Ineighbor_alltoall",
      GatherArgs.recvVaries(3).comm(6).request(7)},
     {F, Role::Collective, "MPI_Neighbor_alltoallv",
-     A.send(0).dtype(3).recvVaries(4).comm(8)},
+     A.send(0).inPlace(0).dtype(3).recvVaries(4).comm(8)},
     {F, Role::Collective, "MPI_Ineighbor_alltoallv",
-     A.send(0).dtype(3).recvVaries(4).comm(8).request(9)},
+     A.send(0).inPlace(0).dtype(3).recvVaries(4).comm(8).request(9)},
     {F, Role::Collective, "MPI_Neighbor_alltoallw",
      A.send(0).recvVaries(4).comm(8)},
     {F, Role::Collective, "MPI_Ineighbor_alltoallw",
@@ -122,7 +124,7 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Gather_init",
      GatherArgs.recvVaries(3).root(6).comm(7).request(9)},
     {F, Role::Collective, "MPI_Scatter_init",
-     A.send(0).recvVaries(3).count(4).dtype(5).root(6).comm(7).request(9)},
+     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7).request(9)},
     {F, Role::Collective, "MPI_Allgather_init",
      GatherArgs.recv(3).comm(6).request(8)},
     {F, Role::Collective, "MPI_Alltoall_init",
@@ -189,6 +191,9 @@ const ApiEntry Rows[] = {
 };
 
 } // namespace
+
+llvm::StringRef inPlaceMarkerName() { return "MPI_IN_PLACE"; }
+llvm::StringRef nullCommunicatorName() { return "MPI_COMM_NULL"; }
 
 llvm::ArrayRef<ApiEntry> mpiTable() { return Rows; }
 

@@ -34,7 +34,8 @@ extern struct ompi_predefined_t ompi_mpi_comm_world, ompi_mpi_comm_self,
 extern struct ompi_predefined_t ompi_mpi_char, ompi_mpi_byte, ompi_mpi_int,
     ompi_mpi_unsigned, ompi_mpi_long, ompi_mpi_unsigned_long,
     ompi_mpi_long_long_int, ompi_mpi_float, ompi_mpi_double, ompi_mpi_c_bool,
-    ompi_mpi_int64_t, ompi_mpi_uint64_t, ompi_mpi_int32_t, ompi_mpi_2int;
+    ompi_mpi_int64_t, ompi_mpi_uint64_t, ompi_mpi_int32_t, ompi_mpi_2int,
+    ompi_mpi_datatype_null;
 extern struct ompi_predefined_t ompi_mpi_op_sum, ompi_mpi_op_max,
     ompi_mpi_op_min, ompi_mpi_op_prod, ompi_mpi_op_land, ompi_mpi_op_lor,
     ompi_mpi_op_band, ompi_mpi_op_bor, ompi_mpi_op_maxloc, ompi_mpi_op_minloc;
@@ -54,6 +55,8 @@ extern struct ompi_predefined_t ompi_mpi_op_sum, ompi_mpi_op_max,
 #define MPI_CHAR DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_char)
 #define MPI_BYTE DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_byte)
 #define MPI_INT DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_int)
+#define MPI_DATATYPE_NULL                                                      \
+  DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_datatype_null)
 #define MPI_UNSIGNED DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_unsigned)
 #define MPI_LONG DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_long)
 #define MPI_UNSIGNED_LONG                                                      \

@@ -299,4 +299,21 @@ const char *shortName(const char *Qualified) {
   return Pos == llvm::StringRef::npos ? Qualified : Qualified + Pos + 2;
 }
 
+bool mayExpandMacro(const clang::Expr *E, llvm::StringRef Macro,
+                    clang::ASTContext &Ctx) {
+  if (!E)
+    return false;
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  for (clang::SourceLocation Loc = E->getBeginLoc(); Loc.isMacroID();
+       Loc = SM.getImmediateMacroCallerLoc(Loc))
+    if (clang::Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts()) ==
+        Macro)
+      return true;
+  for (const clang::Stmt *Child : E->children())
+    if (const auto *X = llvm::dyn_cast_or_null<clang::Expr>(Child))
+      if (mayExpandMacro(X, Macro, Ctx))
+        return true;
+  return false;
+}
+
 } // namespace distlint

@@ -205,6 +205,62 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
   return std::nullopt;
 }
 
+/// The communicator variable a condition tests for membership: `c ==
+/// MPI_COMM_NULL`, `c != MPI_COMM_NULL`, `!pg`, `pg` (a handle that is null
+/// on the ranks outside the group).
+static const VarDecl *membershipTested(Engine &E, const Expr *Cond) {
+  if (!Cond)
+    return nullptr;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond))
+    return U->getOpcode() == UO_LNot ? membershipTested(E, U->getSubExpr())
+                                     : nullptr;
+  // MPICH's handles are integers: there only the macro says "no
+  // communicator".
+  auto IsNullMacro = [&](const Expr *X) {
+    return mayExpandMacro(X, api::nullCommunicatorName(), E.context());
+  };
+  auto IsNull = [&](const Expr *X) {
+    return IsNullMacro(X) ||
+           X->isNullPointerConstant(E.context(),
+                                    Expr::NPC_ValueDependentIsNotNull);
+  };
+  // The handle itself (a variable or field of pointer type), not a value
+  // read through it (`pg->getRank() == 0`).
+  auto Handle = [](const Expr *X, bool AnyType) -> const VarDecl * {
+    X = X->IgnoreParenImpCasts();
+    if (!isa<DeclRefExpr, MemberExpr>(X) ||
+        !(AnyType || X->getType()->isPointerType() ||
+          isPointerLike(X->getType())))
+      return nullptr;
+    return baseVar(X);
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
+    if (!B->isEqualityOp())
+      return nullptr;
+    if (IsNull(B->getRHS()))
+      return Handle(B->getLHS(), IsNullMacro(B->getRHS()));
+    if (IsNull(B->getLHS()))
+      return Handle(B->getRHS(), IsNullMacro(B->getLHS()));
+    return nullptr;
+  }
+  return Handle(Cond, false);
+}
+
+/// Does Branch only separate the members of the communicator Collective
+/// runs on from the ranks outside it (`if (comm == MPI_COMM_NULL)
+/// continue;` after a split)? Those ranks are not expected to call it.
+static bool testsMembershipOf(Engine &E, const CFGBlock *Branch,
+                              const CallExpr *Collective) {
+  const api::ApiEntry *Entry = E.apiRole(Collective, api::Role::Collective);
+  if (!Entry)
+    return false;
+  const VarDecl *Comm = baseVar(collectives::communicatorOf(Collective, Entry));
+  const auto *Cond = dyn_cast_or_null<Expr>(
+      const_cast<CFGBlock *>(Branch)->getTerminatorCondition(true));
+  return Comm && membershipTested(E, Cond) == Comm;
+}
+
 std::optional<Engine::Divergence>
 Engine::divergenceAt(const CallExpr *Collective) {
   const FunctionDecl *FD = enclosingFunction(Collective);
@@ -227,6 +283,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
   for (const CFGBlock *Dep : Deps) {
     auto It = R.body().BranchTaint.find(Dep);
     if (It == R.body().BranchTaint.end() || !It->second.depends())
+      continue;
+    if (testsMembershipOf(*this, Dep, Collective))
       continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).
@@ -319,8 +377,12 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
       {"communicator", Entry->Args.Comm}, {"count", Entry->Args.Count},
       {"root", Entry->Args.Root},         {"reduction op", Entry->Args.Op},
       {"datatype", Entry->Args.DType},    {"options", Entry->Args.Options}};
+  // Count and type are not read where the buffer is MPI_IN_PLACE.
+  const bool InPlace = collectives::passesInPlace(*this, Collective, Entry);
   for (auto [Name, Idx] : Roles) {
     if (Idx < 0 || Idx >= (int)Collective->getNumArgs())
+      continue;
+    if (InPlace && (Idx == Entry->Args.Count || Idx == Entry->Args.DType))
       continue;
     const Expr *Arg = Collective->getArg(Idx);
     if (isa<CXXDefaultArgExpr>(Arg))

@@ -172,7 +172,18 @@ std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
   T.ReduceOp = argAt(E, Call, Coll->Args.Op);
   T.DType = argAt(E, Call, Coll->Args.DType);
   T.Count = argAt(E, Call, Coll->Args.Count);
+  // A rank that passes the in-place marker does not read its own count and
+  // type: they cannot disagree with the others'.
+  if (passesInPlace(E, Call, Coll))
+    T.DType = T.Count = ArgKey();
   return T;
+}
+
+bool passesInPlace(Engine &E, const CallExpr *Call,
+                   const api::ApiEntry *Entry) {
+  int I = Entry ? Entry->Args.InPlace : -1;
+  return I >= 0 && I < (int)Call->getNumArgs() &&
+         mayExpandMacro(Call->getArg(I), api::inPlaceMarkerName(), E.context());
 }
 
 bool endsJob(Engine &E, const CallExpr *Call) {

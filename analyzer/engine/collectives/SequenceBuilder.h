@@ -43,6 +43,11 @@ const clang::Expr *communicatorOf(const clang::CallExpr *Call,
 /// point-to-point call. Nullopt for anything else.
 std::optional<Token> tokenAt(Engine &E, const clang::CallExpr *Call);
 
+/// Does Call pass the in-place marker where Entry's InPlace argument is
+/// (MPI_IN_PLACE), so that this rank's count and type are not read?
+bool passesInPlace(Engine &E, const clang::CallExpr *Call,
+                   const api::ApiEntry *Entry);
+
 /// Does this call end the whole job (exit, abort, MPI_Abort, a user
 /// function that never returns)?
 bool endsJob(Engine &E, const clang::CallExpr *Call);
