@@ -93,6 +93,19 @@ TEST(Sequence, MissingOnOneSide) {
   EXPECT_FALSE(diff(Node::empty(), Node::empty()));
 }
 
+TEST(Sequence, AChoiceOfTwoValuesDiffersFromAConstantItMayNotTake) {
+  int ByA = 0, ByB = 0;
+  ArgKey TwoOrOne = ArgKey::choice(&ByA, 2, 1);
+  EXPECT_TRUE(TwoOrOne.surelyDiffers(ArgKey::integer(1)));
+  EXPECT_TRUE(ArgKey::integer(2).surelyDiffers(TwoOrOne));
+  // The same choice is made alike on every rank.
+  EXPECT_FALSE(TwoOrOne.surelyDiffers(ArgKey::choice(&ByA, 2, 1)));
+  // Another choice of the same values may still be made the other way.
+  EXPECT_TRUE(TwoOrOne.surelyDiffers(ArgKey::choice(&ByB, 2, 1)));
+  EXPECT_FALSE(ArgKey::integer(3).surelyDiffers(ArgKey::integer(3)));
+  EXPECT_FALSE(TwoOrOne.surelyDiffers(ArgKey()));
+}
+
 TEST(Sequence, ArgumentsThatMustAgree) {
   auto D = diff(bcast(0), bcast(1));
   ASSERT_TRUE(D);

@@ -8,7 +8,23 @@ namespace distlint {
 namespace collectives {
 
 bool ArgKey::surelyDiffers(const ArgKey &O) const {
-  return known() && O.known() && !(*this == O);
+  if (!known() || !O.known() || *this == O)
+    return false;
+  auto Values = [](const ArgKey &K) {
+    return llvm::SmallVector<int64_t, 2>{K.Int,
+                                         K.K == Kind::Choice ? K.Other : K.Int};
+  };
+  if (K == Kind::Symbol || O.K == Kind::Symbol)
+    return true; // Distinct named entities (or a name against a number).
+  // Integers and choices: a valuation of the choices gives different
+  // values unless both always give the same one.
+  if (K == Kind::Choice && O.K == Kind::Choice && Symbol == O.Symbol)
+    return false; // One choice: made alike on every rank.
+  for (int64_t A : Values(*this))
+    for (int64_t B : Values(O))
+      if (A != B)
+        return true;
+  return false;
 }
 
 std::string Token::name() const {

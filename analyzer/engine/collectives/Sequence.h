@@ -38,18 +38,26 @@ namespace collectives {
 /// it: an integer constant, or a named entity (a global constant, an
 /// enumerator, a communicator variable). Unknown matches anything.
 struct ArgKey {
-  enum class Kind : uint8_t { Unknown, Int, Symbol };
+  /// Choice: one of two integers, picked by a condition that is the same on
+  /// every rank but not known here (`argc == 1 ? 2 : 1`); Symbol is the
+  /// choosing expression, Int and Other the two values.
+  enum class Kind : uint8_t { Unknown, Int, Symbol, Choice };
   Kind K = Kind::Unknown;
   int64_t Int = 0;
   const void *Symbol = nullptr;
+  int64_t Other = 0;
 
   static ArgKey integer(int64_t V) { return {Kind::Int, V, nullptr}; }
   static ArgKey symbol(const void *S) { return {Kind::Symbol, 0, S}; }
+  static ArgKey choice(const void *By, int64_t A, int64_t B) {
+    return {Kind::Choice, A, By, B};
+  }
   bool known() const { return K != Kind::Unknown; }
-  /// Both sides are known and name different values.
+  /// Both sides are known and, for some value of the uniform inputs, name
+  /// different values (a choice against a constant it may not take).
   bool surelyDiffers(const ArgKey &O) const;
   bool operator==(const ArgKey &O) const {
-    return K == O.K && Int == O.Int && Symbol == O.Symbol;
+    return K == O.K && Int == O.Int && Symbol == O.Symbol && Other == O.Other;
   }
 };
 

@@ -56,6 +56,15 @@ ArgKey argKey(Engine &E, const Expr *X, bool IsComm, int Depth = 0) {
   if (!IsComm)
     if (auto V = evaluateInt(E, X))
       return ArgKey::integer(V->getExtValue());
+  // `c ? 2 : 1` with c the same on every rank: one of two values.
+  if (const auto *C = dyn_cast<ConditionalOperator>(X); C && !IsComm) {
+    auto T = evaluateInt(E, C->getTrueExpr());
+    auto F = evaluateInt(E, C->getFalseExpr());
+    if (T && F && E.uniformity(C->getCond()).Uniform)
+      return T->getExtValue() == F->getExtValue()
+                 ? ArgKey::integer(T->getExtValue())
+                 : ArgKey::choice(C, T->getExtValue(), F->getExtValue());
+  }
   if (const auto *U = dyn_cast<UnaryOperator>(X);
       U && U->getOpcode() == UO_AddrOf)
     X = peel(U->getSubExpr());
