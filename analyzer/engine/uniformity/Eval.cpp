@@ -6,6 +6,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace distlint {
@@ -49,6 +51,41 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
     return {};
   }
   return P.initialTaint(VD, FD);
+}
+
+bool UniformityAnalysis::agreedByCollectives(const Expr *X, const Taint &T) {
+  if (T.Vary || T.Params || !T.UniformContent)
+    return false;
+  const auto *Call = dyn_cast<CallExpr>(X->IgnoreParenImpCasts());
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(X->IgnoreParenImpCasts());
+      Ctor && Ctor->getNumArgs() == 1)
+    Call = dyn_cast<CallExpr>(Ctor->getArg(0)->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Call ? E.resolveCallee(Call) : nullptr;
+  if (!Callee || !Callee->hasBody() || !isTaughtDecl(E, Callee))
+    return false;
+  // Read from the AST (a helper or its helpers call a collective API):
+  // asking the callee's collective summary here would start analyses in
+  // the middle of this one.
+  std::function<bool(const Stmt *, int)> Issues = [&](const Stmt *S,
+                                                      int Depth) -> bool {
+    if (!S)
+      return false;
+    if (const auto *C = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = E.resolveCallee(C)) {
+        if (E.api().find(F, Role::Collective))
+          return true;
+        const FunctionDecl *D = F->getDefinition();
+        if (D && Depth < 2 && isTaughtDecl(E, D) &&
+            Issues(D->getBody(), Depth + 1))
+          return true;
+      }
+    for (const Stmt *Child : S->children())
+      if (Issues(Child, Depth))
+        return true;
+    return false;
+  };
+  const FunctionDecl *Def = Callee->getDefinition();
+  return Issues((Def ? Def : Callee)->getBody(), 0);
 }
 
 Taint UniformityAnalysis::evalCompare(BinaryOperatorKind Op, const Taint &L,
@@ -291,8 +328,14 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       return eval(T.Range->Lo.C ? C->getTrueExpr() : C->getFalseExpr(), S);
     T.Range.reset();
     Taint A = eval(C->getTrueExpr(), S), B = eval(C->getFalseExpr(), S);
+    bool Agreed = agreedByCollectives(C->getTrueExpr(), A) &&
+                  agreedByCollectives(C->getFalseExpr(), B);
     A.join(B);
-    A.addControl(T);
+    // `rank == 0 ? publish(argv) : receive()`: each side's value is the
+    // result of the collectives its helper issues, which pair up with the
+    // other side's (or the branch is reported): every rank gets the same.
+    if (!Agreed)
+      A.addControl(T);
     return A;
   }
   if (const auto *Call = dyn_cast<CallExpr>(X))

@@ -52,6 +52,9 @@ private:
   void runRounds(int Rounds);
   Taint varTaint(const clang::VarDecl *VD, const VarState &S);
   Taint evalCall(const clang::CallExpr *Call, const VarState &S);
+  /// Is X (of value T) the uniform result of a user function that issues
+  /// collectives (a broadcast in `receive()`)?
+  bool agreedByCollectives(const clang::Expr *X, const Taint &T);
   Taint evalCompare(clang::BinaryOperatorKind Op, const Taint &L,
                     const Taint &Rt);
   /// Does the shape of a library call's result differ between ranks? It
