@@ -36,7 +36,11 @@ struct CondExpr {
   }
   /// Largest constant magnitude it compares with (to choose world sizes).
   int64_t largestConstant() const {
-    int64_t M = K == Kind::Value ? std::max<int64_t>(std::abs(V.C), 0) : 0;
+    // Magnitude, capped (std::abs(INT64_MIN) is undefined).
+    int64_t M =
+        K == Kind::Value
+            ? (V.C < -1000 || V.C > 1000 ? 1000 : (V.C < 0 ? -V.C : V.C))
+            : 0;
     for (const CondExpr &C : Kids)
       M = std::max(M, C.largestConstant());
     return M;
@@ -48,8 +52,13 @@ std::optional<int64_t> evaluate(const CondExpr &X, const RankClass &C) {
   switch (X.K) {
   case K::Unknown:
     return std::nullopt;
-  case K::Value:
-    return X.V.W * C.World + X.V.C;
+  case K::Value: {
+    int64_t Scaled = 0, Out = 0;
+    if (__builtin_mul_overflow(X.V.W, C.World, &Scaled) ||
+        __builtin_add_overflow(Scaled, X.V.C, &Out))
+      return std::nullopt;
+    return Out;
+  }
   case K::Rank:
     return C.Rank;
   case K::Unary: {
@@ -60,7 +69,7 @@ std::optional<int64_t> evaluate(const CondExpr &X, const RankClass &C) {
     case UO_LNot:
       return *A == 0;
     case UO_Minus:
-      return -*A;
+      return *A == INT64_MIN ? std::nullopt : std::optional<int64_t>(-*A);
     case UO_Not:
       return ~*A;
     default:
@@ -92,18 +101,23 @@ std::optional<int64_t> evaluate(const CondExpr &X, const RankClass &C) {
   auto R = evaluate(X.Kids[1], C);
   if (!L || !R)
     return std::nullopt;
-  int64_t A = *L, B = *R;
+  int64_t A = *L, B = *R, Out = 0;
+  // Arithmetic that overflows (or is undefined) decides nothing.
   switch (X.Op) {
   case BO_Add:
-    return A + B;
+    return __builtin_add_overflow(A, B, &Out) ? std::nullopt
+                                              : std::optional<int64_t>(Out);
   case BO_Sub:
-    return A - B;
+    return __builtin_sub_overflow(A, B, &Out) ? std::nullopt
+                                              : std::optional<int64_t>(Out);
   case BO_Mul:
-    return A * B;
+    return __builtin_mul_overflow(A, B, &Out) ? std::nullopt
+                                              : std::optional<int64_t>(Out);
   case BO_Div:
-    return B ? std::optional<int64_t>(A / B) : std::nullopt;
   case BO_Rem:
-    return B ? std::optional<int64_t>(A % B) : std::nullopt;
+    if (B == 0 || (A == INT64_MIN && B == -1))
+      return std::nullopt;
+    return X.Op == BO_Div ? A / B : A % B;
   case BO_And:
     return A & B;
   case BO_Or:
@@ -111,9 +125,12 @@ std::optional<int64_t> evaluate(const CondExpr &X, const RankClass &C) {
   case BO_Xor:
     return A ^ B;
   case BO_Shl:
-    return B >= 0 && B < 62 ? std::optional<int64_t>(A << B) : std::nullopt;
+    return A >= 0 && B >= 0 && B < 32 && A < (int64_t(1) << 30)
+               ? std::optional<int64_t>(A << B)
+               : std::nullopt;
   case BO_Shr:
-    return B >= 0 && B < 62 ? std::optional<int64_t>(A >> B) : std::nullopt;
+    return A >= 0 && B >= 0 && B < 63 ? std::optional<int64_t>(A >> B)
+                                      : std::nullopt;
   case BO_LT:
     return A < B;
   case BO_GT:
