@@ -1,0 +1,2 @@
+// Stand-in for the Makefile-generated git_vers.hh (bench/realcode only).
+#define GIT_VERS "unknown"
