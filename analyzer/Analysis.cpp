@@ -86,6 +86,8 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
   Finder.matchAST(Ctx);
   // matchAST already called onEndOfTranslationUnit() on every callback.
   Ctx.setTraversalScope(OldScope);
+  if (!TheEngine.limits().Hits.empty())
+    Sink.limitsHit(TheEngine.limits().Hits);
 }
 
 std::unique_ptr<ASTConsumer> makeAnalysisConsumer(AnalysisOptions Opts,

@@ -46,6 +46,9 @@ class DiagnosticSink {
 public:
   virtual ~DiagnosticSink();
   virtual void report(RawFinding F, const clang::SourceManager &SM) = 0;
+  /// The engine's limits that were hit in this TU (Budget::Hits): the
+  /// findings may be partial. Called once, after the rules ran.
+  virtual void limitsHit(const std::vector<std::string> &Lines) {}
 };
 
 /// Replaces %0..%9 in Format with Args (clang's diagnostic placeholders;

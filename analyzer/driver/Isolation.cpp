@@ -4,6 +4,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -13,8 +14,10 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <poll.h>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,7 +46,59 @@ unsigned defaultParallelism(unsigned long long PerJobBytes) {
   return Cores; // No /proc/meminfo: cores only.
 }
 
+unsigned long long defaultTuMemoryLimit() {
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  unsigned long long Physical =
+      Pages > 0 && PageSize > 0 ? (unsigned long long)Pages * PageSize : 0;
+  return std::max(Physical / 2, 1ull << 30);
+}
+
+std::string formatBytes(unsigned long long Bytes) {
+  char Buf[32];
+  if (Bytes >= (1ull << 30))
+    std::snprintf(Buf, sizeof(Buf), "%.1f GiB", Bytes / double(1ull << 30));
+  else
+    std::snprintf(Buf, sizeof(Buf), "%llu MiB", Bytes >> 20);
+  return Buf;
+}
+
 namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool Sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
+    __has_feature(memory_sanitizer)
+constexpr bool Sanitized = true;
+#else
+constexpr bool Sanitized = false;
+#endif
+#else
+constexpr bool Sanitized = false;
+#endif
+
+/// Exit status of a child whose allocation failed under its limit.
+constexpr int OutOfMemoryStatus = 86;
+
+/// Allocation failed: leave at once, without allocating (the parent words
+/// the error). Both operator new and LLVM's allocators end here.
+[[noreturn]] void outOfMemory() { _exit(OutOfMemoryStatus); }
+void onBadAlloc(void *, const char *, bool) { outOfMemory(); }
+
+void limitAddressSpace(unsigned long long Bytes) {
+  if (!Bytes || Sanitized)
+    return;
+  rlimit L;
+  if (getrlimit(RLIMIT_AS, &L) != 0)
+    return;
+  if (L.rlim_max != RLIM_INFINITY && L.rlim_max < Bytes)
+    Bytes = L.rlim_max;
+  L.rlim_cur = Bytes;
+  if (setrlimit(RLIMIT_AS, &L) != 0)
+    return;
+  std::set_new_handler(outOfMemory);
+  llvm::install_bad_alloc_error_handler(onBadAlloc);
+}
 
 bool writeAll(int Fd, const std::string &Bytes) {
   size_t Done = 0;
@@ -76,6 +131,7 @@ struct Child {
   int Fd = -1;
   FILE *Log = nullptr; ///< The child's stderr.
   size_t Index = 0;
+  unsigned long long MemoryLimit = 0;
   std::string Bytes;
 };
 
@@ -87,6 +143,7 @@ runChild(const Child &C,
   if (C.Log)
     dup2(fileno(C.Log), STDERR_FILENO);
   keepTemporaryFilesOnChildCrash();
+  limitAddressSpace(C.MemoryLimit);
   TranslationUnitResult R = Work(C.Index);
   bool Sent = writeAll(C.Fd, serializeResult(R));
   llvm::errs().flush();
@@ -129,6 +186,16 @@ TranslationUnitResult collect(Child &C, int Status, const IsolatedTask &Task,
       return R;
     }
     How = "the analysis sent a malformed result (" + Error + ")";
+  } else if (WIFEXITED(Status) && WEXITSTATUS(Status) == OutOfMemoryStatus &&
+             C.MemoryLimit && !Sanitized) {
+    // Not a crash: the limit did its job. One line, and no crash report.
+    R.Errors.push_back(
+        {Task.File, "analysis stopped: this translation unit needs more than "
+                    "its memory limit of " +
+                        formatBytes(C.MemoryLimit) +
+                        " (raise it with --tu-memory-limit or TuMemoryLimit "
+                        "in .distlint.yaml)"});
+    return R;
   } else if (WIFSIGNALED(Status)) {
     How = signalName(WTERMSIG(Status));
     if (WTERMSIG(Status) == SIGKILL)
@@ -180,6 +247,8 @@ runIsolated(size_t Count,
     while (Next < Count && Running.size() < Parallel) {
       Child C;
       C.Index = Next++;
+      if (Opts.MemoryLimitOf)
+        C.MemoryLimit = Opts.MemoryLimitOf(C.Index);
       int Pipe[2];
       if (pipe(Pipe) != 0) {
         Results[C.Index] = Work(C.Index); // No pipes left: in-process.

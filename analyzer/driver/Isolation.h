@@ -13,6 +13,10 @@
 // The children's stderr (LLVM's stack dump on a crash) is captured; with a
 // crash-report directory it is saved beside the compile command.
 //
+// Each child also gets an address-space limit (RLIMIT_AS): a TU whose
+// analysis would grow without bound fails alone, with a one-line error,
+// before the machine's out-of-memory killer picks a victim.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -30,6 +34,9 @@ struct IsolationOptions {
   /// Where to save a report per crashed TU (created if needed); empty: the
   /// error message tells the user how to get one.
   std::string CrashReportDir;
+  /// The address-space limit of task Index's process in bytes (0: none).
+  /// Not applied in sanitized builds, whose shadow memory needs the space.
+  std::function<unsigned long long(size_t Index)> MemoryLimitOf;
   /// Called in the parent after each TU finished (crashed or not).
   std::function<void(size_t Index)> OnDone;
 };
@@ -57,6 +64,13 @@ std::string signalName(int Signal);
 /// The default -j: the cores, but no more TUs at once than the available
 /// memory holds (MemAvailable of /proc/meminfo over PerJobBytes), at least 1.
 unsigned defaultParallelism(unsigned long long PerJobBytes);
+
+/// The default address-space limit of one TU: half the physical memory
+/// (at least 1 GiB).
+unsigned long long defaultTuMemoryLimit();
+
+/// "1.5 GiB", "800 MiB".
+std::string formatBytes(unsigned long long Bytes);
 
 /// Memory budget of one TU for defaultParallelism: a LibTorch TU peaks at
 /// about 0.7 GB.

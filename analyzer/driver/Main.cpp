@@ -525,6 +525,9 @@ int main(int argc, const char **argv) {
     if (Stats.RemovedByHeaderFilter)
       errs() << ", " << Stats.RemovedByHeaderFilter
              << " in headers outside the header filter";
+    if (Stats.LimitedTUs)
+      errs() << ", " << Stats.LimitedTUs
+             << " partly analyzed (an analysis limit was hit; see --verbose)";
     errs() << "\n";
   } else if (!Quiet && Fatal.empty() && sys::Process::StandardErrIsDisplayed()) {
     errs() << "distlint: no findings in " << Stats.TranslationUnits

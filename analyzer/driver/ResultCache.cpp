@@ -107,21 +107,6 @@ std::string defaultCacheDir() {
   return "";
 }
 
-bool parseByteSize(llvm::StringRef Text, uint64_t &Out) {
-  uint64_t Scale = 1;
-  if (Text.consume_back("K") || Text.consume_back("k"))
-    Scale = 1ull << 10;
-  else if (Text.consume_back("M"))
-    Scale = 1ull << 20;
-  else if (Text.consume_back("G"))
-    Scale = 1ull << 30;
-  uint64_t N;
-  if (Text.empty() || Text.getAsInteger(10, N))
-    return false;
-  Out = N * Scale;
-  return true;
-}
-
 //===--- The cache
 //---------------------------------------------------------===//
 

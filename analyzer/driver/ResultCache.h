@@ -76,8 +76,6 @@ void touchFile(const std::string &Path);
 
 /// $XDG_CACHE_HOME/distlint, else ~/.cache/distlint.
 std::string defaultCacheDir();
-/// "500M", "5G", "1024K", "123" (bytes). False on anything else.
-bool parseByteSize(llvm::StringRef Text, uint64_t &Out);
 
 struct CacheStats {
   std::atomic<unsigned> LocalHits{0}, RemoteHits{0}, Misses{0}, Stores{0},

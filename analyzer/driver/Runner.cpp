@@ -414,6 +414,16 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
       IsolationOptions IOpts;
       IOpts.Parallel = Parallel;
       IOpts.CrashReportDir = Opts.CrashReportDir;
+      IOpts.MemoryLimitOf = [&](size_t T) -> unsigned long long {
+        if (Opts.TuMemoryLimit)
+          return *Opts.TuMemoryLimit;
+        DistlintConfig Config;
+        std::string Ignored; // analyzeTu reports a broken config
+        if (Configs.configFor(Jobs[Tasks[T].first].File, Config, Ignored) &&
+            Config.TuMemoryLimit)
+          return *Config.TuMemoryLimit;
+        return defaultTuMemoryLimit();
+      };
       IOpts.OnDone = [&](size_t T) {
         if (!Tasks[T].second)
           Progress(Tasks[T].first);
@@ -470,7 +480,13 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   std::set<std::string> FatalSeen(Fatal.begin(), Fatal.end());
   for (bool Hit : FromCache)
     S.CacheHits += Hit;
-  for (TranslationUnitResult &R : Results) {
+  for (size_t I = 0; I < Results.size(); ++I) {
+    TranslationUnitResult &R = Results[I];
+    S.LimitedTUs += !R.LimitsHit.empty();
+    if (Opts.Verbose)
+      for (const std::string &Line : R.LimitsHit)
+        Opts.Verbose(Jobs[I].File, "analysis limit hit (findings may be "
+                                   "partial): " + Line);
     for (std::string &E : R.ToolErrors)
       if (FatalSeen.insert(E).second)
         Fatal.push_back(std::move(E));

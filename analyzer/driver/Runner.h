@@ -107,6 +107,9 @@ struct DriverOptions {
   bool UseCache = true;
   /// --cache-size: least recently used entries go beyond it.
   uint64_t CacheMaxBytes = 5ull << 30;
+  /// --tu-memory-limit (bytes, 0: none); unset: the config's TuMemoryLimit,
+  /// else defaultTuMemoryLimit() (driver/Isolation.h).
+  std::optional<uint64_t> TuMemoryLimit;
   /// --remote-storage: ccache-style URL (http://..., redis://...[|read-only]).
   std::string RemoteStorage;
   /// --shard K/N (1-based K): analyze only this shard's TUs. N = 0: all.
@@ -150,6 +153,9 @@ struct RunStats {
   unsigned RemovedByHeaderFilter = 0; ///< -header-filter and the config's.
   unsigned CacheHits = 0;     ///< TUs replayed from the result cache.
   unsigned PreambleUsers = 0; ///< TUs parsed on a shared preamble.
+  /// TUs where an engine limit was hit (engine/Budget.h; --verbose names
+  /// them): their findings may be partial.
+  unsigned LimitedTUs = 0;
 };
 
 /// The whole pipeline: resolve commands, parse and analyze each TU (in

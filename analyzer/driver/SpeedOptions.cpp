@@ -2,6 +2,7 @@
 #include "SpeedOptions.h"
 #include "ResultCache.h"
 #include "Shard.h"
+#include "report/Config.h"
 
 using namespace llvm;
 
@@ -39,6 +40,12 @@ cl::opt<std::string> RemoteStorageUrl(
     cl::desc("Shared result cache, ccache's URL forms: http://host[:port]/path "
              "or redis://host[:port], optionally followed by |read-only"),
     cl::value_desc("url"), cl::cat(cliCategory()));
+cl::opt<std::string> TuMemoryLimit(
+    "tu-memory-limit",
+    cl::desc("Address space one translation unit's analysis may use (default "
+             "half the physical memory, or TuMemoryLimit in .distlint.yaml; "
+             "0: no limit); a TU that needs more fails with a one-line error"),
+    cl::value_desc("N[K|M|G]"), cl::cat(cliCategory()));
 cl::opt<std::string> Shard(
     "shard",
     cl::desc("Analyze only part K of N of the TUs (CI matrices; combine the "
@@ -57,6 +64,15 @@ bool applySpeedOptions(DriverOptions &Opts, std::string &Error) {
     Error =
         "--cache-size expects a size like 500M or 5G, not '" + CacheSize + "'";
     return false;
+  }
+  if (!TuMemoryLimit.empty()) {
+    uint64_t Bytes = 0;
+    if (!parseByteSize(TuMemoryLimit, Bytes)) {
+      Error = "--tu-memory-limit expects a size like 800M or 8G (0: no "
+              "limit), not '" + TuMemoryLimit + "'";
+      return false;
+    }
+    Opts.TuMemoryLimit = Bytes;
   }
   Opts.RemoteStorage = RemoteStorageUrl;
   return Shard.empty() ||

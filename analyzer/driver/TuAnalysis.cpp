@@ -300,6 +300,7 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   R.Findings = Collector.takeFindings();
   R.SuppressedByNoLint = Collector.suppressedCount();
   R.HeaderFiltered = Collector.headerFilteredCount();
+  R.LimitsHit = Collector.takeLimitsHit();
   R.UsedPreamble = Speed.Used != nullptr;
   R.IncludeClosure = std::move(Speed.Closure);
   if (Errors.Count > 0) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "engine/Budget.h"
+#include "llvm/ADT/MapVector.h"
 #include "engine/Engine.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
@@ -101,8 +102,11 @@ struct FunctionResult {
   /// when the function returns (all-reduced / broadcast in place, directly
   /// or through helpers).
   llvm::SmallVector<unsigned, 2> UniformOutParams;
-  /// Fields assigned from parameters: field -> parameter mask.
-  std::vector<std::pair<const clang::FieldDecl *, uint64_t>> ParamToField;
+  /// Fields assigned from parameters: field -> the parameters (mask) whose
+  /// values reach it. One entry per field (masks are or-ed), at most
+  /// Budget::ParamFieldWrites: a recursive call re-applies the function's
+  /// own entries, so a list would double on every visit.
+  llvm::MapVector<const clang::FieldDecl *, uint64_t> ParamToField;
   bool Done = false;
   /// Clang built a CFG for the body (so a dropped Body can be rebuilt).
   bool HasCfg = false;

@@ -2,13 +2,15 @@
 //-*-===//
 //
 // Limits keep the engine linear on large TUs. When one is hit the result is
-// partial: the hit is recorded in Hits (Engine::limits()), never silently;
+// partial: the hit is recorded in Hits (Engine::limits()) and reaches the user
+// (distlint --verbose), never silently;
 // the collective-sequence limits also print each hit to stderr under
 // DISTLINT_DEBUG_BUDGETS.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -34,6 +36,9 @@ struct Budget {
   int SequenceBlocks = 4000;
   unsigned SequenceSteps = 20000;
   unsigned SequenceInlineDepth = 8;
+  /// Fields one function's summary may say its parameters reach; beyond it
+  /// the callers' arguments are not followed into further fields.
+  unsigned ParamFieldWrites = 256;
   /// Callers followed for parameter-carried divergence.
   int CallerDepth = 3;
   /// Library (taught) functions analyzed per TU, reached from user code.
@@ -54,10 +59,18 @@ struct Budget {
   /// answers stay the same, only the time grows).
   unsigned ResultCacheDrops = 0, ResultCacheRebuilds = 0;
 
-  /// Hits, one line each: "<limit> in <function>".
+  /// Every hit counts (a region of the analysis compares HitCount before
+  /// and after to know whether it is complete); Hits keeps the distinct
+  /// lines, "<limit> in <function>", at most MaxHitLines of them.
+  static constexpr size_t MaxHitLines = 32;
+  unsigned HitCount = 0;
   std::vector<std::string> Hits;
   void hit(const char *Limit, const std::string &Where) {
-    Hits.push_back(std::string(Limit) + " in " + Where);
+    ++HitCount;
+    std::string Line = std::string(Limit) + " in " + Where;
+    if (Hits.size() < MaxHitLines &&
+        std::find(Hits.begin(), Hits.end(), Line) == Hits.end())
+      Hits.push_back(std::move(Line));
   }
 };
 

@@ -123,6 +123,7 @@ void AnalysisManager::rebuildBody(const FunctionDecl *FD, FunctionResult &R) {
     return;
   // Its budget hits were recorded by the first analysis already.
   size_t HitsBefore = Limits.Hits.size();
+  unsigned HitCountBefore = Limits.HitCount;
   R.Rebuilding = true;
   computeDoomed(FD, Scratch);
   Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
@@ -130,6 +131,7 @@ void AnalysisManager::rebuildBody(const FunctionDecl *FD, FunctionResult &R) {
   U.rerun(R.ControlSeed);
   R.Rebuilding = false;
   Limits.Hits.resize(HitsBefore);
+  Limits.HitCount = HitCountBefore;
   R.Body = std::move(Scratch.Body);
   ++Limits.ResultCacheRebuilds;
   touch(R);

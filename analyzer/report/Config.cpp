@@ -13,6 +13,21 @@
 
 namespace distlint {
 
+bool parseByteSize(llvm::StringRef Text, uint64_t &Out) {
+  unsigned Shift = 0;
+  if (Text.consume_back("K") || Text.consume_back("k"))
+    Shift = 10;
+  else if (Text.consume_back("M"))
+    Shift = 20;
+  else if (Text.consume_back("G"))
+    Shift = 30;
+  uint64_t N;
+  if (Text.empty() || Text.getAsInteger(10, N) || N > (UINT64_MAX >> Shift))
+    return false;
+  Out = N << Shift;
+  return true;
+}
+
 void DistlintConfig::append(const DistlintConfig &Child) {
   RuleGlobs.insert(RuleGlobs.end(), Child.RuleGlobs.begin(),
                    Child.RuleGlobs.end());
@@ -32,6 +47,8 @@ void DistlintConfig::append(const DistlintConfig &Child) {
     HeaderFilterRegex = Child.HeaderFilterRegex;
   if (Child.ExcludeHeaderFilterRegex)
     ExcludeHeaderFilterRegex = Child.ExcludeHeaderFilterRegex;
+  if (Child.TuMemoryLimit)
+    TuMemoryLimit = Child.TuMemoryLimit;
   if (Child.HasFixOptions) {
     Fixes = Child.Fixes;
     HasFixOptions = true;
@@ -180,6 +197,13 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
         return Fail(Value, "'StepSyncInterval' must be a number >= 2");
       Out.Fixes.StepSyncInterval = V;
       Out.HasFixOptions = true;
+    } else if (Key == "TuMemoryLimit") {
+      std::string N;
+      uint64_t Bytes = 0;
+      if (!scalarText(Value, N) || !parseByteSize(N, Bytes))
+        return Fail(Value, "'TuMemoryLimit' must be a size such as 4G or "
+                           "800M (0: no limit)");
+      Out.TuMemoryLimit = Bytes;
     } else if (Key == "Severities") {
       auto *Sevs = llvm::dyn_cast_or_null<llvm::yaml::MappingNode>(Value);
       if (!Sevs)
@@ -221,7 +245,8 @@ bool parseConfig(llvm::StringRef Text, llvm::StringRef FileName,
                                    "InheritParentConfig, "
                                    "WarningsAsErrors, HeaderFilterRegex, "
                                    "ExcludeHeaderFilterRegex, "
-                                   "MissingTimeoutDefault, StepSyncInterval)");
+                                   "MissingTimeoutDefault, StepSyncInterval, "
+                                   "TuMemoryLimit)");
     }
   }
   if (!Errs.First.empty())

@@ -18,6 +18,7 @@
 //   ExcludeHeaderFilterRegex: 'generated/'
 //   MissingTimeoutDefault: 'std::chrono::minutes(5)'  # fix-it's timeout
 //   StepSyncInterval: 100                   # fix-it's `step % N == 0`
+//   TuMemoryLimit: 8G                       # address space per TU (0: none)
 //
 // With InheritParentConfig, the parent directory's config applies first and
 // this file's values are added on top (globs appended, severities
@@ -59,6 +60,9 @@ struct DistlintConfig {
   /// What the fix-its insert (analyzer/fixes/FixOptions.h).
   FixOptions Fixes;
   bool HasFixOptions = false; ///< Set by a file, so append() takes it.
+  /// TuMemoryLimit: the address space one TU's analysis may use (bytes; 0:
+  /// no limit). Unset: the default (driver/Isolation.h).
+  std::optional<uint64_t> TuMemoryLimit;
   /// Files that contributed, outermost first (for messages).
   std::vector<std::string> Files;
 
@@ -72,6 +76,10 @@ struct DistlintConfig {
   Severity severityOf(llvm::StringRef Rule,
                       llvm::StringRef ExtraWarningsAsErrors = "") const;
 };
+
+/// "500M", "5G", "4096" (bytes); K, M and G are binary units. False on
+/// anything else or an overflowing size.
+bool parseByteSize(llvm::StringRef Text, uint64_t &Out);
 
 /// Parses one config file's text. On error returns false with a one-line
 /// Error naming FileName (and the line when known).

@@ -60,6 +60,10 @@ public:
   }
 
   void report(RawFinding F, const clang::SourceManager &SM) override;
+  void limitsHit(const std::vector<std::string> &Lines) override {
+    LimitsHit = Lines;
+  }
+  std::vector<std::string> takeLimitsHit() { return std::move(LimitsHit); }
 
   /// Reports unmatched NOLINTBEGIN/NOLINTEND in the main file and in every
   /// file a finding was checked against. Call once, before the
@@ -101,6 +105,7 @@ private:
   std::function<unsigned(unsigned)> PreambleMap;
   llvm::DenseMap<clang::FileID, std::unique_ptr<FileSuppressions>> NoLints;
   std::vector<Finding> Findings;
+  std::vector<std::string> LimitsHit;
   unsigned Suppressed = 0;
   unsigned HeaderFiltered = 0;
 };

@@ -158,6 +158,12 @@ bool readAll(Reader &R, TranslationUnitResult &Out) {
     return R.fail("bad preamble flag " + std::to_string(Preamble));
   Out.Milliseconds = Ms;
   Out.UsedPreamble = Preamble == 1;
+  if (!R.count(N, MinString))
+    return false;
+  Out.LimitsHit.resize(N);
+  for (std::string &L : Out.LimitsHit)
+    if (!R.str(L))
+      return false;
   if (!R.atEnd())
     return R.fail("trailing data");
   return true;
@@ -205,6 +211,9 @@ std::string serializeResult(const TranslationUnitResult &R) {
     W.str(F);
   W.u32(R.Milliseconds);
   W.u8(R.UsedPreamble ? 1 : 0);
+  W.u32(static_cast<uint32_t>(R.LimitsHit.size()));
+  for (const std::string &L : R.LimitsHit)
+    W.str(L);
   return std::move(W.Out);
 }
 

@@ -19,6 +19,7 @@
 //   u32 suppressed-by-NOLINT count, u32 header-filtered count
 //   include closure: u32 count, each str
 //   u32 analysis milliseconds, u8 parsed-on-a-shared-preamble
+//   limits hit: u32 count, each str
 // where str = u32 byte length + bytes and loc = {str file, u32 line,
 // u32 column}. Trailing bytes are an error.
 //
@@ -52,10 +53,13 @@ struct TranslationUnitResult {
   unsigned Milliseconds = 0;
   /// Parsed on a shared precompiled preamble (driver/Preamble.h).
   bool UsedPreamble = false;
+  /// The engine's limits hit while analyzing it (engine/Budget.h): its
+  /// findings may be partial. --verbose prints them.
+  std::vector<std::string> LimitsHit;
 };
 
 /// Bumped on any layout change; readers reject other versions.
-constexpr unsigned ResultFormatVersion = 3;
+constexpr unsigned ResultFormatVersion = 4;
 
 std::string serializeResult(const TranslationUnitResult &R);
 

@@ -30,6 +30,7 @@ TranslationUnitResult sample() {
   R.IncludeClosure = {"/repo/src/train.cpp", "/usr/include/torch/torch.h"};
   R.Milliseconds = 1234;
   R.UsedPreamble = true;
+  R.LimitsHit = {"parameter-field writes in fmt::BasicWriter::write"};
   return R;
 }
 
@@ -63,6 +64,7 @@ void expectEqual(const TranslationUnitResult &A,
   EXPECT_EQ(A.IncludeClosure, B.IncludeClosure);
   EXPECT_EQ(A.Milliseconds, B.Milliseconds);
   EXPECT_EQ(A.UsedPreamble, B.UsedPreamble);
+  EXPECT_EQ(A.LimitsHit, B.LimitsHit);
 }
 } // namespace
 

@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -236,6 +237,97 @@ def collective_nested_deeper_than_255_blocks_is_reported(e):
                   for f in doc["findings"]), f"{name}: no finding; errors {doc['errors']}")
         check(good_finding_kept(doc, e), "good finding lost")
         check(rc == 1, f"{name}: exit {rc}\n{err}")
+
+
+# --- Bounded memory -----------------------------------------------------------------
+
+def recursive_writer_source(classes):
+    """The shape that grew without limit in a bundled formatting library:
+    recursive variadic templates that write fields through `this` from their
+    parameters, beside never-returning error paths."""
+    out = ["#include <cstdlib>",
+           "struct Spec { int width; int precision; int fill; int align; int flags; };",
+           "[[noreturn]] void report_error(int code) { std::abort(); }"]
+    for i in range(classes):
+        out.append(f"""
+template <typename Char>
+struct Writer{i} {{
+  Spec spec_; int written_; Char last_;
+  [[noreturn]] void fail(int code, int where) {{ spec_.flags = code; written_ = where; report_error(code); }}
+  template <typename T, typename... Rest>
+  void write(int width, int precision, const T &value, const Rest &...rest) {{
+    spec_.width = width;
+    spec_.precision = precision;
+    if (width < 0) fail(width, precision);
+    if (precision < 0) fail(precision, width);
+    written_ = width + precision;
+    if constexpr (sizeof...(Rest) > 0) write(width + 1, precision, rest...);
+    format(width, precision, sizeof...(Rest));
+  }}
+  void format(int width, int precision, int depth) {{
+    spec_.align = width; spec_.fill = precision;
+    if (depth > 0) {{
+      format(width, precision, depth - 1);
+      format(precision, width, depth - 1);
+      format(width + depth, precision, depth - 1);
+    }}
+    if (width > 100000) fail(width, depth);
+  }}
+}};""")
+    out.append("int main() {")
+    for i in range(classes):
+        out.append(f"  Writer{i}<char> w{i}; w{i}.write(1, 2, 1, 2.0, 'c', 4L, 5u, 6, 7.0f, 8, 9, 10, 11, 12);")
+    out.append("  return 0;\n}")
+    return "\n".join(out) + "\n"
+
+
+def sanitized(binary):
+    with open(binary, "rb") as f:
+        data = f.read()
+    return b"__asan_init" in data or b"__tsan_init" in data
+
+
+@case
+def generated_recursive_templates_stay_bounded(e):
+    case_file = e.write("writer.cpp", recursive_writer_source(24))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.monotonic()
+    rc, out, err = e.run([case_file, e.good, "--format=json"] + e.flags(), timeout=120)
+    seconds = time.monotonic() - start
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    doc = json.loads(out)
+    check(rc == 1, f"exit {rc}\n{err}")
+    check(good_finding_kept(doc, e), f"good finding lost: {doc}")
+    check(not doc["errors"], f"errors: {doc['errors']}")
+    check(seconds < 60, f"took {seconds:.1f} s")
+    # The unbounded engine passed 3 GB within seconds on one such class.
+    check(peak_kib > before and peak_kib < 2 * 1024 * 1024,
+          f"peak {peak_kib} KiB of a child process")
+
+
+@case
+def memory_limit_fails_one_tu_with_one_line(e):
+    if sanitized(e.distlint):
+        print("skipped: sanitizers need the address space RLIMIT_AS would take")
+        sys.exit(77)
+    heavy = e.write("heavy/train.cpp", GOOD)
+    e.write("heavy/.distlint.yaml", "TuMemoryLimit: 64M\n")
+    rc, out, err = e.run([heavy, e.good, "--format=json"] + e.flags())
+    check(rc == 2, f"exit {rc}\n{err}")
+    line = one_error_line(err, "heavy/train.cpp")
+    check("needs more than its memory limit of 64 MiB" in line and "--tu-memory-limit" in line,
+          line)
+    check("crashed" not in err, err)
+    doc = json.loads(out)
+    check(good_finding_kept(doc, e), f"good finding lost: {doc}")
+    # The flag overrides the config file, both ways.
+    rc, out, err = e.run([heavy, "--format=json", "--tu-memory-limit=0"] + e.flags())
+    check(rc == 1 and not json.loads(out)["errors"], f"exit {rc}\n{err}")
+    rc, _, err = e.run([e.good, "--tu-memory-limit=64M"] + e.flags())
+    check(rc == 2 and "memory limit of 64 MiB" in err, f"exit {rc}\n{err}")
+    rc, _, err = e.run([e.good, "--tu-memory-limit=lots"])
+    check(rc == 2 and err.strip() == "distlint: error: --tu-memory-limit expects a size "
+          "like 800M or 8G (0: no limit), not 'lots'", err)
 
 
 # --- Compile like the user's compiler ----------------------------------------------

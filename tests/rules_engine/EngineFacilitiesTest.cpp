@@ -1,6 +1,7 @@
 //===- EngineFacilitiesTest.cpp - Loops, values, devices, object flow -----===//
 #include "ApiTestSupport.h"
 #include "engine/Construction.h"
+#include "engine/Budget.h"
 #include "engine/Devices.h"
 #include "engine/Engine.h"
 #include "engine/HostReads.h"
@@ -270,3 +271,57 @@ void f(float *d, cudaStream_t s) {
 }
 
 } // namespace
+
+TEST(Budget, HitsCountEveryTimeAndKeepDistinctLines) {
+  Budget B;
+  B.hit("sequence blocks", "f");
+  B.hit("sequence blocks", "f");
+  B.hit("sequence blocks", "g");
+  EXPECT_EQ(B.HitCount, 3u);
+  EXPECT_EQ(B.Hits, (std::vector<std::string>{"sequence blocks in f",
+                                               "sequence blocks in g"}));
+  for (unsigned I = 0; I < 2 * Budget::MaxHitLines; ++I)
+    B.hit("callers", "h" + std::to_string(I));
+  EXPECT_EQ(B.Hits.size(), Budget::MaxHitLines);
+  EXPECT_EQ(B.HitCount, 3 + 2 * Budget::MaxHitLines);
+}
+
+// A summary says which fields its parameters reach: one entry per field, at
+// most ParamFieldWrites of them, and a recursive call does not repeat them.
+TEST(Budget, ParameterFieldWritesAreBoundedAndReported) {
+  Fixture F(R"cpp(
+    struct Spec { int a, b, c; };
+    struct Writer {
+      Spec s;
+      void put(int x, int depth) {
+        s.a = x; s.b = x; s.c = depth;
+        if (depth > 0) { put(x, depth - 1); put(depth, x); }
+      }
+    };
+    void use(int r) { Writer w; w.put(r, 3); }
+  )cpp");
+  ASSERT_TRUE(F.E);
+  const auto *Put = dyn_cast_or_null<FunctionDecl>(F.S.decl("Writer::put"));
+  ASSERT_TRUE(Put);
+  F.E->limits().ParamFieldWrites = 2;
+  F.E->summary(Put);
+  EXPECT_EQ(F.E->limits().Hits,
+            (std::vector<std::string>{"parameter-field writes in Writer::put"}));
+
+  Fixture Unlimited(R"cpp(
+    struct Spec { int a, b, c; };
+    struct Writer {
+      Spec s;
+      void put(int x, int depth) {
+        s.a = x; s.b = x; s.c = depth;
+        if (depth > 0) { put(x, depth - 1); put(depth, x); }
+      }
+    };
+  )cpp");
+  ASSERT_TRUE(Unlimited.E);
+  const auto *Put2 =
+      dyn_cast_or_null<FunctionDecl>(Unlimited.S.decl("Writer::put"));
+  ASSERT_TRUE(Put2);
+  Unlimited.E->summary(Put2);
+  EXPECT_TRUE(Unlimited.E->limits().Hits.empty());
+}

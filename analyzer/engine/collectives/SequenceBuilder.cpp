@@ -399,11 +399,11 @@ NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
   }
   bool OuterCut = std::exchange(Callees.Cut, false);
   unsigned OuterHeight = std::exchange(Callees.CalleeHeight, 0);
-  size_t HitsBefore = E.limits().Hits.size();
+  unsigned HitsBefore = E.limits().HitCount;
   CalleeTrees::Built Tree;
   Tree.Tree = SequenceBuilder(E, *F, Callees).function();
   Tree.Height = Callees.CalleeHeight + 1;
-  Tree.Complete = !Callees.Cut && E.limits().Hits.size() == HitsBefore;
+  Tree.Complete = !Callees.Cut && E.limits().HitCount == HitsBefore;
   Callees.Cut = OuterCut;
   Callees.CalleeHeight = OuterHeight;
   Callees.InProgress.erase(FD);

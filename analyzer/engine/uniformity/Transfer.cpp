@@ -112,7 +112,17 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
   }
   if (T.Params) {
     // The callers record the value their arguments give it.
-    R.ParamToField.push_back({F, T.Params});
+    auto It = R.ParamToField.find(F);
+    if (It != R.ParamToField.end()) {
+      It->second |= T.Params;
+      return;
+    }
+    if (R.ParamToField.size() < P.Limits.ParamFieldWrites) {
+      R.ParamToField.insert({F, T.Params});
+      return;
+    }
+    // Untracked from here on: the callers' arguments no longer reach F.
+    P.Limits.hit("parameter-field writes", FD->getQualifiedNameAsString());
     return;
   }
   auto [RankIt, FirstWrite] = P.FieldIsRank.try_emplace(F, T.IsRank);
