@@ -188,6 +188,30 @@ TEST(Sequence, PointToPointTakesPartInTheOrder) {
   EXPECT_EQ(D->Why, Mismatch::PointToPointWait);
 }
 
+TEST(Sequence, PostedSendsLetThePeersBlockingCallComplete) {
+  Token Posted;
+  Posted.Op = &SendRow;
+  Posted.Kind = TokenKind::PostedPointToPoint;
+  NodeRef Isend = Node::token(Posted);
+  NodeRef Recv = tok(SendRow);
+  // Isend, Bcast against Recv, Bcast: the receive completes on the post.
+  EXPECT_FALSE(diff(Node::seq({Isend, bcast()}), Node::seq({Recv, bcast()})));
+  EXPECT_FALSE(diff(Node::seq({Recv, bcast()}), Node::seq({Isend, bcast()})));
+  // Posted in a loop that may run zero times: on the runs where the peer
+  // exists it posted.
+  EXPECT_FALSE(diff(Node::seq({Node::loop(uniformKey(3), Isend), bcast()}),
+                    Node::seq({Recv, bcast()})));
+  // Posted once, received twice before the collective: the second waits.
+  auto D = diff(Node::seq({Isend, bcast()}),
+                Node::seq({Recv, tok(SendRow), bcast()}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Why, Mismatch::PointToPointWait);
+  // A blocking send of one's own is no post.
+  D = diff(Node::seq({Recv, bcast()}), Node::seq({bcast(), tok(SendRow)}));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Why, Mismatch::PointToPointWait);
+}
+
 TEST(Sequence, BudgetIsReported) {
   // Equal trees with many independent uniform choices: proving them equal
   // walks every valuation. A small budget stops and says so.

@@ -1,6 +1,7 @@
 //===- Sequence.cpp - Collective sequences and their comparison -----------===//
 #include "engine/collectives/Sequence.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -265,7 +266,29 @@ struct Cursor {
   };
   llvm::SmallVector<Frame, 16> Stack;
   unsigned Position = 0;
+  /// Sends and receives this side posted that no blocking call of the
+  /// other side has used yet.
+  unsigned Posted = 0;
+  /// This side passed a choice whose other option posts one (a loop over
+  /// peers run zero times, say): on some runs it did post.
+  bool MayHavePosted = false;
 };
+
+/// Does the subtree post a send or receive (memoized: trees share nodes)?
+bool postsAny(const Node *N, llvm::DenseMap<const Node *, bool> &Memo) {
+  if (!N)
+    return false;
+  if (N->Kind == NodeKind::Token)
+    return N->Tok.Kind == TokenKind::PostedPointToPoint;
+  auto [It, New] = Memo.try_emplace(N, false);
+  if (!New)
+    return It->second;
+  bool Any = false;
+  for (const NodeRef &K : N->Kids)
+    Any = Any || postsAny(K.get(), Memo);
+  Memo[N] = Any;
+  return Any;
+}
 
 /// Choices made so far: (key, option). Uniform and per-statement keys live
 /// in separate spaces.
@@ -287,7 +310,8 @@ struct Pending {
 
 /// Expands the top of C until it is a token, a fail-stop or nothing; stops
 /// at a choice not made yet.
-std::optional<Pending> normalize(Cursor &C, const Valuation &V) {
+std::optional<Pending> normalize(Cursor &C, const Valuation &V,
+                                 llvm::DenseMap<const Node *, bool> &Posts) {
   while (!C.Stack.empty()) {
     Cursor::Frame F = C.Stack.back();
     switch (F.N->Kind) {
@@ -312,6 +336,8 @@ std::optional<Pending> normalize(Cursor &C, const Valuation &V) {
         return Pending{F.N->Key, (unsigned)F.N->Kids.size()};
       C.Stack.pop_back();
       C.Stack.push_back({F.N->Kids[*Option].get(), F.Site});
+      for (unsigned I = 0; I < F.N->Kids.size() && !C.MayHavePosted; ++I)
+        C.MayHavePosted = I != *Option && postsAny(F.N->Kids[I].get(), Posts);
       break;
     }
     case NodeKind::Loop: {
@@ -323,6 +349,8 @@ std::optional<Pending> normalize(Cursor &C, const Valuation &V) {
       C.Stack.pop_back();
       if (*Option == 1)
         C.Stack.push_back({F.N->Kids.front().get(), F.Site});
+      else if (postsAny(F.N->Kids.front().get(), Posts))
+        C.MayHavePosted = true;
       break;
     }
     }
@@ -359,6 +387,7 @@ public:
 private:
   CompareBudget &Budget;
   CompareTrace *Trace;
+  llvm::DenseMap<const Node *, bool> Posts;
   void noteRest(const Cursor &C) {
     llvm::SmallPtrSet<const Node *, 16> Seen;
     for (const Cursor::Frame &F : C.Stack)
@@ -397,9 +426,9 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
       return std::nullopt;
     }
     --Budget.Steps;
-    if (auto P = normalize(A, V))
+    if (auto P = normalize(A, V, Posts))
       return fork(A, B, V, *P);
-    if (auto P = normalize(B, V))
+    if (auto P = normalize(B, V, Posts))
       return fork(A, B, V, *P);
     const Node *HA = A.Stack.empty() ? nullptr : A.Stack.back().N;
     const Node *HB = B.Stack.empty() ? nullptr : B.Stack.back().N;
@@ -409,9 +438,36 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
       return std::nullopt;
     if (!HA && !HB)
       return std::nullopt;
+    // A posted send or receive never blocks: remember it, and go on.
+    bool Stepped = false;
+    for (Cursor *C : {&A, &B}) {
+      const Node *H = C->Stack.empty() ? nullptr : C->Stack.back().N;
+      if (H && H->Kind == NodeKind::Token &&
+          H->Tok.Kind == TokenKind::PostedPointToPoint) {
+        C->Stack.pop_back();
+        ++C->Posted;
+        Stepped = true;
+      }
+    }
+    if (Stepped)
+      continue;
     auto IsP2P = [](const Node *N) {
       return N && N->Tok.Kind == TokenKind::PointToPoint;
     };
+    // A blocking send or receive facing a collective can complete against
+    // what the other side posted before it (MPI_Isend, then MPI_Bcast,
+    // while the peer does MPI_Recv, then MPI_Bcast) or may have posted on
+    // another path: only a side that surely posted nothing deadlocks.
+    if (IsP2P(HA) && !IsP2P(HB) && (B.Posted || B.MayHavePosted)) {
+      B.Posted -= B.Posted > 0;
+      A.Stack.pop_back();
+      continue;
+    }
+    if (IsP2P(HB) && !IsP2P(HA) && (A.Posted || A.MayHavePosted)) {
+      A.Posted -= A.Posted > 0;
+      B.Stack.pop_back();
+      continue;
+    }
     // A send or receive with nothing opposite is a matching question,
     // not an ordering one: step over it.
     if (IsP2P(HA) && !IsP2P(HB) &&

@@ -64,6 +64,10 @@ struct ArgKey {
 enum class TokenKind : uint8_t {
   Collective,   ///< Every member of the communicator must issue it.
   PointToPoint, ///< Blocks until a peer answers (send / recv).
+  /// A send or receive posted with a request (MPI_Isend, MPI_Irecv): it
+  /// returns at once, and a peer's blocking call can complete against it
+  /// while this rank goes on to its next call.
+  PostedPointToPoint,
 };
 
 struct Token {

@@ -165,9 +165,8 @@ std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
   if (const api::ApiEntry *P2P = E.api().find(FD, api::Role::PointToPoint)) {
     // Calls that hand back a request return at once; the wait blocks, but
     // on a request whose peer is a matching question.
-    if (P2P->Args.Request >= 0)
-      return std::nullopt;
-    T.Kind = TokenKind::PointToPoint;
+    T.Kind = P2P->Args.Request >= 0 ? TokenKind::PostedPointToPoint
+                                    : TokenKind::PointToPoint;
     T.Op = P2P;
     T.Comm = argKey(E, communicatorOf(Call, P2P), /*IsComm=*/true);
     return T;
