@@ -187,15 +187,31 @@ constexpr unsigned kSharedBase = kBlockEntries * kBlocks;
 constexpr unsigned kPendingEntries = kSharedBase + kSharedEntries;
 constexpr uint64_t kNoSlot = ~uint64_t(0);
 
+/// A field the owner publishes under the entry's generation (a seqlock):
+/// the watchdog copies it while it may change and throws the copy away when
+/// the generation moved. Relaxed atomics make that copy defined behaviour
+/// (plain moves on x86).
+template <typename T> class Relaxed {
+public:
+  Relaxed &operator=(T X) {
+    V.store(X, std::memory_order_relaxed);
+    return *this;
+  }
+  operator T() const { return V.load(std::memory_order_relaxed); }
+
+private:
+  std::atomic<T> V{};
+};
+
 struct PendingEntry {
   std::atomic<uint32_t> State;
   std::atomic<uint32_t> Generation;
   uint32_t ReportedGeneration; ///< Written by the watchdog only.
-  uint64_t Slot;
-  uint64_t StartNs;
-  CommState *Comm;
-  OpCode Op;
-  PackedFrame Site;
+  Relaxed<uint64_t> Slot;
+  Relaxed<uint64_t> StartNs;
+  Relaxed<CommState *> Comm;
+  Relaxed<OpCode> Op;
+  Relaxed<PackedFrame> Site;
   void *Event;
   void *EventCtx;
   void *Stream;
