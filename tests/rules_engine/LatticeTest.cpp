@@ -4,7 +4,7 @@
 // idempotent and monotone, with a <= a join b (order: a <= b iff
 // a join b == b), and the empty VarState (every variable bottom: not
 // assigned on any path seen) must be the identity; Taint itself has no
-// bottom (LauncherVar and ShapeKey are flat). The path merge (pending
+// bottom (LauncherVar, ShapeKey and ValueKey are flat). The path merge (pending
 // implicit flows) must not depend on the order of the paths. Checked over a
 // generated set covering every component of Taint.
 //
@@ -37,14 +37,15 @@ std::vector<Taint> generatedValues() {
   };
   const uint64_t ParamMasks[] = {0, 0b101, 0b010};
   const uint64_t ShapeKeys[] = {0, 11, 42};
-  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2};
+  const uint64_t ValueKeys[] = {0, 17, 99};
+  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2, 3};
   uint64_t Product = 1;
   for (uint64_t R : Radix)
     Product *= R;
   std::vector<Taint> Out;
   auto Make = [&](uint64_t N) {
-    unsigned D[13];
-    for (int I = 0; I < 13; ++I) {
+    unsigned D[14];
+    for (int I = 0; I < 14; ++I) {
       D[I] = unsigned(N % Radix[I]);
       N /= Radix[I];
     }
@@ -67,6 +68,7 @@ std::vector<Taint> generatedValues() {
     T.PendingParams = ParamMasks[D[10]];
     T.ShapePending = D[11];
     T.IsRank = D[12];
+    T.ValueKey = ValueKeys[D[13]];
     return T;
   };
   // 7919 is prime, so coprime to every radix: consecutive samples change
@@ -74,7 +76,7 @@ std::vector<Taint> generatedValues() {
   for (uint64_t I = 0; I < 400; ++I)
     Out.push_back(Make((I * 7919) % Product));
   // Each component alone, against the default value.
-  for (int I = 0, Mul = 1; I < 13; Mul *= int(Radix[I]), ++I)
+  for (int I = 0, Mul = 1; I < 14; Mul *= int(Radix[I]), ++I)
     for (uint64_t V = 1; V < Radix[I]; ++V)
       Out.push_back(Make(V * uint64_t(Mul)));
   return Out;
@@ -84,7 +86,7 @@ std::vector<Taint> generatedValues() {
 /// these): a pending implicit flow is a single value, a pending shape
 /// comparison a varying tensor of a known shape.
 bool wellFormed(const Taint &T) {
-  if ((T.PendingVary || T.PendingParams) && !T.singleValue())
+  if ((T.PendingVary || T.PendingParams) && !T.knownValue())
     return false;
   if (T.ShapePending && (!T.Vary || !T.ShapeKey))
     return false;
@@ -95,7 +97,7 @@ std::vector<Taint> wellFormedValues() {
   std::vector<Taint> Out;
   for (Taint T : generatedValues()) {
     // Drop the pending flags that the value cannot carry.
-    if (!T.singleValue()) {
+    if (!T.knownValue()) {
       T.PendingVary = false;
       T.PendingOrigin = VaryOrigin();
       T.PendingParams = 0;
@@ -116,6 +118,13 @@ std::vector<Taint> wellFormedValues() {
       T.addControl(Ctl);
       Out.push_back(T);
     }
+  // Pending named values (`rows = cfg.vocab` under a rank branch).
+  for (uint64_t Key : {17, 99}) {
+    Taint T;
+    T.ValueKey = Key;
+    T.addControl(Taint::varying(VaryKind::Rank, clang::SourceLocation(), "r"));
+    Out.push_back(T);
+  }
   return Out;
 }
 
@@ -142,6 +151,8 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) { return T.NonNull && T.Range; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.singleValue(); }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.IsRank && T.Vary; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.ValueKey == 17; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.knownValue() && T.ValueKey; }));
   auto Merged = wellFormedValues();
   EXPECT_GT(std::count_if(Merged.begin(), Merged.end(),
                           [](const Taint &T) { return T.PendingVary; }),

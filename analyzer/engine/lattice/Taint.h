@@ -75,6 +75,10 @@ struct Taint {
   /// Tensors: a hash of the shape when it is a known constant (built by
   /// `zeros({1})`, `reshape({1})`...); 0 = unknown.
   uint64_t ShapeKey = 0;
+  /// A uniform value named by the side-effect-free expression it was
+  /// assigned from (a hash of its structure and declarations; 0 = none):
+  /// two arms that assign `rows = cfg.vocab` leave the same value.
+  uint64_t ValueKey = 0;
   /// Implicit flow not decided yet: a known single value (or a tensor of a
   /// known shape) was assigned under a branch that may differ between
   /// ranks. It varies only if the paths that meet later leave different
@@ -107,6 +111,16 @@ struct Taint {
   /// One value on every rank that computes it (a constant, the world size).
   bool singleValue() const {
     return !Vary && !Params && Range && Range->Lo == Range->Hi;
+  }
+  /// One value on every rank, known by number or by name.
+  bool knownValue() const { return singleValue() || (!Vary && !Params && ValueKey); }
+  /// Both are known values, and the same one.
+  bool sameValue(const Taint &O) const {
+    if (!knownValue() || !O.knownValue())
+      return false;
+    if (ValueKey || O.ValueKey)
+      return ValueKey == O.ValueKey;
+    return Range == O.Range;
   }
 
   /// The pointer itself, when only what it points to differs.
@@ -143,6 +157,8 @@ struct Taint {
     UniformContent = UniformContent && O.UniformContent;
     if (ShapeKey != O.ShapeKey)
       ShapeKey = 0;
+    if (ValueKey != O.ValueKey)
+      ValueKey = 0;
     ShapePending = ShapePending || O.ShapePending;
     if (O.PendingVary && !PendingVary)
       PendingOrigin = O.PendingOrigin;
@@ -158,7 +174,7 @@ struct Taint {
   void addControl(const Taint &Ctl) {
     if (!Ctl.depends())
       return;
-    if (singleValue()) {
+    if (knownValue()) {
       // Decided where the paths meet (mergePaths).
       if (Ctl.Vary && !PendingVary) {
         PendingVary = true;
@@ -198,7 +214,8 @@ struct Taint {
            ContentOnly == O.ContentOnly && PointeeOnly == O.PointeeOnly &&
            NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
            UniformContent == O.UniformContent && Range == O.Range &&
-           ShapeKey == O.ShapeKey && PendingVary == O.PendingVary &&
+           ShapeKey == O.ShapeKey && ValueKey == O.ValueKey &&
+           PendingVary == O.PendingVary &&
            PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
            IsRank == O.IsRank;
   }
@@ -217,6 +234,7 @@ struct Taint {
     }
     Params |= PendingParams;
     Range.reset();
+    ValueKey = 0;
     PendingVary = false;
     PendingParams = 0;
     PendingOrigin = VaryOrigin();
@@ -231,7 +249,7 @@ struct Taint {
   void mergePaths(Taint O) {
     bool Pending =
         PendingVary || PendingParams || O.PendingVary || O.PendingParams;
-    if (Pending && singleValue() && O.singleValue() && Range == O.Range) {
+    if (Pending && sameValue(O)) {
       join(O);
       return;
     }
@@ -251,7 +269,7 @@ struct Taint {
   /// that caused it are still open here (an inner join of one arm, whose
   /// control still depends on them): then the outer join decides.
   void decidePending(const Taint &MergeControl) {
-    if (!singleValue())
+    if (!knownValue())
       return;
     if (!MergeControl.Vary) {
       PendingVary = false;

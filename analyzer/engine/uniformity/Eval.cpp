@@ -16,8 +16,13 @@ using api::Role;
 
 Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
   auto It = S.find(VD);
-  if (It != S.end())
-    return It->second;
+  if (It != S.end()) {
+    // The name of the value a variable holds is for the merge of paths
+    // only: a read (of it, or of one of its fields) is another value.
+    Taint T = It->second;
+    T.ValueKey = 0;
+    return T;
+  }
   if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
     auto G = P.GlobalVary.find(VD);
     if (G != P.GlobalVary.end()) {

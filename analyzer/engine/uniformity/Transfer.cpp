@@ -148,6 +148,21 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
   }
 }
 
+/// The name of a uniform value: Value's structure and declarations, when
+/// reading it has no effect and calls nothing (so it reads the same value
+/// wherever the state is the same); 0 otherwise.
+static uint64_t valueKeyOf(const Expr *Value, const Taint &T,
+                           const ASTContext &Ctx) {
+  if (!Value || T.Vary || T.Params || T.PendingVary || T.PendingParams)
+    return 0;
+  Value = Value->IgnoreParenImpCasts();
+  if (Value->HasSideEffects(Ctx) || isa<CallExpr>(Value))
+    return 0;
+  llvm::FoldingSetNodeID ID;
+  Value->Profile(ID, Ctx, /*Canonical=*/true);
+  return ID.ComputeHash() | 1;
+}
+
 void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                                   const Taint &Ctl) {
   if (auto Init = El.getAs<CFGInitializer>()) {
@@ -171,6 +186,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         Taint T;
         if (const Expr *Init = VD->getInit()) {
           T = eval(Init, S);
+          T.ValueKey = valueKeyOf(Init, T, E.context());
           llvm::SmallVector<const VarDecl *, 2> Refs;
           collectVarRefs(Init, Refs);
           for (const VarDecl *V : Refs)
@@ -196,9 +212,11 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
   if (const auto *B = dyn_cast<BinaryOperator>(St)) {
     if (B->isAssignmentOp()) {
       Taint T = eval(B->getRHS(), S);
+      T.ValueKey = valueKeyOf(B->getRHS(), T, E.context());
       if (B->isCompoundAssignmentOp()) {
         T.join(eval(B->getLHS(), S));
         T.Range.reset();
+        T.ValueKey = 0;
       }
       T.addControl(Ctl);
       assignLValue(B->getLHS(), T, S, !B->isCompoundAssignmentOp());
