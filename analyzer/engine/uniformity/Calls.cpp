@@ -382,7 +382,14 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           // `p->push_back(x)` changes what p designates, not p.
           if (T.Vary && Receiver->getType()->isPointerType())
             T.PointeeOnly = true;
-          assignVar(Obj, T, S, false);
+          // `A.rows.push_back(x)`: the field changes, not A's other fields.
+          const auto *M = dyn_cast<MemberExpr>(strip(Receiver));
+          const auto *F =
+              M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+          if (F && isTaughtDecl(E, F))
+            noteFieldWrite(F, T);
+          else
+            assignVar(Obj, T, S, false);
         }
       }
     }

@@ -46,6 +46,7 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
 void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
                                       bool Strong) {
   const Expr *L = strip(LHS);
+
   // Written through its address (`MPI_Comm_rank(comm, &rank)`).
   if (const auto *U = dyn_cast<UnaryOperator>(L);
       U && U->getOpcode() == UO_AddrOf &&
@@ -71,6 +72,46 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
         assignVar(VD, T, S, true);
     }
     return;
+  }
+  // An element of what a field holds (`args->ms[i] = t`, `*s.out = v`):
+  // that field's contents vary, not the object that has the field.
+  const Expr *Inner = L;
+  bool Pointee = false, Container = false;
+  while (true) {
+    Inner = strip(Inner);
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Inner)) {
+      Pointee |= AS->getBase()->getType()->isPointerType();
+      Inner = AS->getBase();
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Inner);
+               OC && OC->getNumArgs() >= 1 &&
+               (OC->getOperator() == OO_Subscript ||
+                OC->getOperator() == OO_Star)) {
+      // `A.elements[i] -= d`: an element of a container (a map's
+      // operator[] may also add one, so its length is not kept).
+      Container = true;
+      Inner = OC->getArg(0);
+    } else if (const auto *U = dyn_cast<UnaryOperator>(Inner);
+               U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf)) {
+      Pointee |= U->getOpcode() == UO_Deref;
+      Inner = U->getSubExpr();
+    } else {
+      break;
+    }
+  }
+  if (const auto *M = dyn_cast<MemberExpr>(Inner); M && Inner != L) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (F && isTaughtDecl(E, F)) {
+      Taint Elem = T;
+      if (Elem.Vary) {
+        if (Pointee)
+          Elem.PointeeOnly = true;
+        else if (!Container)
+          Elem.ContentOnly = true;
+        Elem.IsRank = false;
+      }
+      noteFieldWrite(F, Elem);
+      return;
+    }
   }
   if (const VarDecl *VD = baseVar(L)) {
     // Writing an element changes contents, not the object's length.
