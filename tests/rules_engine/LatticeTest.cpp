@@ -347,6 +347,55 @@ TEST(VarStateLattice, PathMergeDoesNotDependOnThePathOrder) {
     }
 }
 
+/// States that also know fields agreed on the path (VarState.h): field
+/// entries are must-facts, kept by a merge only where both sides hold them.
+std::vector<VarState> statesWithFields(const std::vector<Taint> &Values) {
+  static const char Keys[4] = {};
+  auto *V = reinterpret_cast<const clang::VarDecl *>(&Keys[0]);
+  auto *F = reinterpret_cast<const clang::FieldDecl *>(&Keys[1]);
+  auto *G = reinterpret_cast<const clang::FieldDecl *>(&Keys[2]);
+  std::vector<VarState> Out;
+  for (size_t I = 0; I + 2 < Values.size(); I += 41) {
+    Out.push_back({{V, Values[I]}, {StateKey(V, F), Values[I + 1]}});
+    Out.push_back({{StateKey(V, F), Values[I + 2]}, {StateKey(V, G), Values[I]}});
+    Out.push_back({{V, Values[I + 1]}});
+  }
+  return Out;
+}
+
+TEST(VarStateLattice, AgreedFieldsHoldOnlyWhereEveryPathHoldsThem) {
+  auto States = statesWithFields(wellFormedValues());
+  ASSERT_GT(States.size(), 10u);
+  for (const VarState &A : States) {
+    EXPECT_TRUE(sameState(joinStates(A, A), A));
+    EXPECT_TRUE(sameState(mergePathStates(A, A), mergePathStates(A, A)));
+    for (const VarState &B : States) {
+      VarState J = joinStates(A, B), M = mergePathStates(A, B);
+      ASSERT_TRUE(sameState(J, joinStates(B, A)));
+      ASSERT_TRUE(sameState(M, mergePathStates(B, A)));
+      for (const auto &[Key, T] : M)
+        if (Key.Field)
+          ASSERT_TRUE(A.count(Key) && B.count(Key));
+      for (const VarState &C : States) {
+        ASSERT_TRUE(sameState(joinStates(J, C), joinStates(A, joinStates(B, C))));
+        ASSERT_TRUE(sameState(mergePathStates(M, C),
+                              mergePathStates(A, mergePathStates(B, C))));
+      }
+    }
+  }
+  // Writing the variable forgets its fields, not the others'.
+  static const char Keys[3] = {};
+  auto *V = reinterpret_cast<const clang::VarDecl *>(&Keys[0]);
+  auto *W = reinterpret_cast<const clang::VarDecl *>(&Keys[1]);
+  auto *F = reinterpret_cast<const clang::FieldDecl *>(&Keys[2]);
+  VarState S{{V, Taint()}, {StateKey(V, F), Taint()}, {StateKey(W, F), Taint()}};
+  forgetFieldsOf(S, V);
+  EXPECT_EQ(S.size(), 2u);
+  EXPECT_TRUE(S.count(V) && S.count(StateKey(W, F)));
+  forgetField(S, F);
+  EXPECT_EQ(S.size(), 1u);
+}
+
 TEST(VarStateLattice, WideningDropsOnlyRangesThatStillChange) {
   static const char Keys[2] = {};
   auto *X = reinterpret_cast<const clang::VarDecl *>(&Keys[0]);

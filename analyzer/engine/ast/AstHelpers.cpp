@@ -78,6 +78,11 @@ const Expr *strip(const Expr *E) {
 
 /// The variable an lvalue / address expression designates: `x`, `&x`,
 /// `x[i]`, `*p` (p), `x.f` (x).
+const VarDecl *fieldBase(const MemberExpr *M) {
+  const auto *DR = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
 const VarDecl *baseVar(const Expr *E) {
   E = strip(E);
   while (E) {

@@ -30,6 +30,10 @@ const clang::Expr *stripValue(const clang::Expr *E);
 /// `&x`, `x[i]`, `*p` (p), `x.f` (x), `x.method()` (x).
 const clang::VarDecl *baseVar(const clang::Expr *E);
 
+/// The variable a field access starts from: `v` in `v.f` and `v->f` (not
+/// `a[i].f` or `v.g.f`); null otherwise.
+const clang::VarDecl *fieldBase(const clang::MemberExpr *M);
+
 /// The variable holding the object E designates: `x`, `*x`, `x->`,
 /// `x.get()`, `&x`, `std::move(x)`, a copy of the smart pointer `x`.
 const clang::VarDecl *designatedVar(const clang::Expr *E);

@@ -4,26 +4,68 @@
 // local variable to Taint, absent = not yet assigned on any path seen
 // (bottom). Join is per variable; the empty map is the bottom element.
 //
+// A key may also name one field reached from a variable (`p->f`, `s.f`):
+// such an entry says what this path knows beyond the TU-wide field facts,
+// namely that a collective agreed on the field since it was last written.
+// It holds only where every path into a point holds it, so a merge keeps a
+// field entry present on both sides and drops one present on one side.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "engine/lattice/Taint.h"
 
+#include <iterator>
 #include <map>
 
 namespace distlint {
 
-using VarState = std::map<const clang::VarDecl *, Taint>;
+/// A variable, or one of the fields reached from it.
+struct StateKey {
+  const clang::VarDecl *Var = nullptr;
+  const clang::FieldDecl *Field = nullptr;
+  StateKey(const clang::VarDecl *V) : Var(V) {} // NOLINT: a variable is a key
+  StateKey(const clang::VarDecl *V, const clang::FieldDecl *F)
+      : Var(V), Field(F) {}
+  bool operator<(const StateKey &O) const {
+    return Var != O.Var ? Var < O.Var : Field < O.Field;
+  }
+  bool operator==(const StateKey &O) const {
+    return Var == O.Var && Field == O.Field;
+  }
+  bool operator!=(const StateKey &O) const { return !(*this == O); }
+};
+
+using VarState = std::map<StateKey, Taint>;
+
+/// Forgets what the path knew of VD's fields (VD or its object was written).
+inline void forgetFieldsOf(VarState &S, const clang::VarDecl *VD) {
+  auto It = S.lower_bound(StateKey(VD, nullptr));
+  if (It != S.end() && It->first == StateKey(VD))
+    ++It;
+  while (It != S.end() && It->first.Var == VD)
+    It = S.erase(It);
+}
+
+/// Forgets field F through every variable (written through some pointer).
+inline void forgetField(VarState &S, const clang::FieldDecl *F) {
+  for (auto It = S.begin(); It != S.end();)
+    It = It->first.Field == F ? S.erase(It) : std::next(It);
+}
 
 /// Per-variable join; a variable present on one side only keeps its value.
 inline VarState joinStates(const VarState &A, const VarState &B) {
   VarState Out = A;
-  for (const auto &[VD, T] : B) {
-    auto It = Out.find(VD);
-    if (It == Out.end())
-      Out.emplace(VD, T);
-    else
+  for (auto It = Out.begin(); It != Out.end();)
+    It = It->first.Field && !B.count(It->first) ? Out.erase(It) : std::next(It);
+  for (const auto &[Key, T] : B) {
+    auto It = Out.find(Key);
+    if (It == Out.end()) {
+      if (!Key.Field)
+        Out.emplace(Key, T);
+    } else {
       It->second.join(T);
+    }
   }
   return Out;
 }
@@ -41,15 +83,24 @@ inline void mergeWithInitialValue(Taint &T) {
 /// variable present on both).
 inline VarState mergePathStates(const VarState &A, const VarState &B) {
   VarState Out = A;
-  for (auto &[VD, T] : Out)
-    if (!B.count(VD))
-      mergeWithInitialValue(T);
-  for (const auto &[VD, T] : B) {
-    auto It = Out.find(VD);
+  for (auto It = Out.begin(); It != Out.end();) {
+    if (!B.count(It->first)) {
+      if (It->first.Field) {
+        It = Out.erase(It);
+        continue;
+      }
+      mergeWithInitialValue(It->second);
+    }
+    ++It;
+  }
+  for (const auto &[Key, T] : B) {
+    auto It = Out.find(Key);
     if (It == Out.end()) {
+      if (Key.Field)
+        continue;
       Taint Merged = T;
       mergeWithInitialValue(Merged);
-      Out.emplace(VD, Merged);
+      Out.emplace(Key, Merged);
     } else {
       It->second.mergePaths(T);
     }

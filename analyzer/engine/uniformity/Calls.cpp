@@ -303,6 +303,18 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
   };
 
+  // A function the API tables do not describe may write any field of what
+  // it is given: what this path knew of those fields is gone.
+  if (E.api().lookup(Callee).empty()) {
+    llvm::SmallVector<const VarDecl *, 4> Given;
+    for (const Expr *A : Args)
+      collectVarRefs(A, Given);
+    if (Receiver)
+      collectVarRefs(Receiver, Given);
+    for (const VarDecl *VD : Given)
+      forgetFieldsOf(S, VD);
+  }
+
   // What the rows' roles write through arguments (engine/model/ApiModel).
   bool Known = false;
   ModelEnvAt Env(*this, Call, Callee, Receiver, Args, S, &S);

@@ -212,6 +212,12 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     if (M->isArrow())
       T.PointeeOnly = false; // Reads the object, not the pointer.
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
+      // Agreed on this path since its last write (VarState.h).
+      if (const VarDecl *Base = fieldBase(M)) {
+        auto Agreed = S.find(StateKey(Base, F));
+        if (Agreed != S.end())
+          return Agreed->second;
+      }
       auto It = P.FieldVary.find(F);
       if (It != P.FieldVary.end()) {
         Taint FT = It->second;

@@ -34,6 +34,7 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
     }
     return;
   }
+  forgetFieldsOf(S, VD);
   if (Strong)
     S[VD] = T;
   else {
@@ -54,6 +55,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     L = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(L)) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (F)
+      forgetField(S, F);
     if (F && isTaughtDecl(E, F)) {
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
@@ -100,6 +103,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
   }
   if (const auto *M = dyn_cast<MemberExpr>(Inner); M && Inner != L) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (F)
+      forgetField(S, F);
     if (F && isTaughtDecl(E, F)) {
       Taint Elem = T;
       if (Elem.Vary) {
@@ -125,6 +130,19 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
 }
 
 void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
+  // `MPI_Bcast(&params->n, ...)`: this path now knows the field agrees,
+  // whatever the TU-wide facts say of its other writes.
+  const Expr *Target = strip(Buffer);
+  if (const auto *U = dyn_cast<UnaryOperator>(Target);
+      U && U->getOpcode() == UO_AddrOf)
+    Target = strip(U->getSubExpr());
+  if (const auto *M = dyn_cast<MemberExpr>(Target))
+    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+      if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
+        Taint T;
+        T.UniformContent = true;
+        S[StateKey(Base, F)] = T;
+      }
   llvm::SmallVector<const VarDecl *, 4> Vars;
   collectVarRefs(Buffer, Vars);
   for (size_t I = 0; I < Vars.size(); ++I) {
