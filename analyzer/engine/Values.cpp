@@ -70,8 +70,12 @@ std::optional<llvm::APSInt> evaluateInt(Engine &En, const Expr *X) {
     if (X->isValueDependent() || X->isTypeDependent())
       return std::nullopt;
     Expr::EvalResult R;
+    // A value int64_t cannot hold (an unsigned 64-bit constant past 2^63)
+    // is not one the engine reasons about.
     if (X->EvaluateAsInt(R, Ctx))
-      return R.Val.getInt();
+      return R.Val.getInt().isRepresentableByInt64()
+                 ? std::optional<llvm::APSInt>(R.Val.getInt())
+                 : std::nullopt;
     const Expr *S = X->IgnoreParenCasts();
     if (const auto *DR = dyn_cast<DeclRefExpr>(S))
       if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl())) {

@@ -28,6 +28,7 @@ const clang::Expr *soleDefinition(Engine &E, const clang::VarDecl *VD);
 bool isWrittenIn(Engine &E, const clang::VarDecl *VD,
                  const clang::Stmt *Region);
 
+/// (Only values an int64_t holds: getExtValue() is safe on the result.)
 std::optional<llvm::APSInt> evaluateInt(Engine &E, const clang::Expr *X);
 std::optional<std::string> evaluateString(Engine &E, const clang::Expr *X);
 /// Value of a std::chrono::duration expression in milliseconds.

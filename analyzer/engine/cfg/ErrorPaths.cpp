@@ -87,7 +87,7 @@ std::optional<int64_t> constantValue(const Expr *E, ASTContext &Ctx) {
     return std::nullopt;
   if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
     return 0;
-  if (auto V = E->getIntegerConstantExpr(Ctx))
+  if (auto V = E->getIntegerConstantExpr(Ctx); V && V->isRepresentableByInt64())
     return V->getExtValue();
   return std::nullopt;
 }

@@ -72,7 +72,9 @@ ArgKey argKey(Engine &E, const Expr *X, bool IsComm, int Depth = 0) {
   if (!DR)
     return {};
   if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
-    return ArgKey::integer(EC->getInitVal().getExtValue());
+    return EC->getInitVal().isRepresentableByInt64()
+               ? ArgKey::integer(EC->getInitVal().getExtValue())
+               : ArgKey();
   const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
   if (!VD || isa<ParmVarDecl>(VD))
     return {};

@@ -212,7 +212,7 @@ static bool constantInts(const Expr *A, ASTContext &Ctx,
   if (A->isValueDependent())
     return false;
   auto V = A->getIntegerConstantExpr(Ctx);
-  if (!V || V->isNegative())
+  if (!V || V->isNegative() || !V->isRepresentableByInt64())
     return false;
   Out.push_back(V->getExtValue());
   return true;

@@ -33,7 +33,8 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
     }
     if (VD->isConstexpr() || VD->getType().isConstQualified())
       if (const Expr *Init = VD->getInit())
-        if (auto V = Init->getIntegerConstantExpr(E.context()))
+        if (auto V = Init->getIntegerConstantExpr(E.context());
+            V && V->isRepresentableByInt64())
           return Taint::constant(V->getExtValue());
     return {};
   }
