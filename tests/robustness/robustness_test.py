@@ -305,6 +305,46 @@ def generated_recursive_templates_stay_bounded(e):
           f"peak {peak_kib} KiB of a child process")
 
 
+def scoped_blocks_source(blocks):
+    """One test function of many scoped blocks, each declaring its own
+    locals (an MPI test suite's macro-expanded checks): the data-flow states
+    must follow the variables in scope, not every variable of the body."""
+    out = ["#include <mpi.h>", "#include <stdio.h>", "#include <stdlib.h>",
+           "static int test_all(int count) {", "  int errs = 0, rank;",
+           "  MPI_Comm_rank(MPI_COMM_WORLD, &rank);"]
+    for k in range(blocks):
+        out.append(f"""  {{
+    int i, rc, lerrcnt = 0;
+    double *in{k} = (double *)calloc(count, sizeof(double));
+    double *out{k} = (double *)calloc(count, sizeof(double));
+    for (i = 0; i < count; i++) in{k}[i] = i + {k};
+    rc = MPI_Allreduce(in{k}, out{k}, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (rc) {{ lerrcnt++; errs++; }}
+    if (lerrcnt) fprintf(stderr, "(%d) error in block {k}\\n", rank);
+    free(in{k}); free(out{k});
+  }}""")
+    out += ["  return errs;", "}", "int main(int argc, char **argv) {",
+            "  MPI_Init(&argc, &argv);", "  int errs = test_all(16);", "  MPI_Finalize();",
+            "  return errs != 0;", "}"]
+    return "\n".join(out) + "\n"
+
+
+@case
+def many_scoped_blocks_stay_bounded(e):
+    case_file = e.write("allred.cpp", scoped_blocks_source(800))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    rc, out, err = e.run([case_file, e.good, "--format=json"] + e.flags(), timeout=400)
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    doc = json.loads(out)
+    check(rc == 1 and not doc["errors"], f"exit {rc}: {doc['errors']}\n{err}")
+    check(good_finding_kept(doc, e), f"good finding lost: {doc}")
+    check(not [f for f in doc["findings"] if f["file"].endswith("allred.cpp")],
+          f"findings in the correct program: {doc['findings']}")
+    # Every block's locals in every block's state took 3 GB here, 11 GB at
+    # 1500 blocks; in scope only, about 0.2 GB.
+    check(peak_kib > before and peak_kib < 1024 * 1024, f"peak {peak_kib} KiB of a child")
+
+
 @case
 def memory_limit_fails_one_tu_with_one_line(e):
     if sanitized(e.distlint):

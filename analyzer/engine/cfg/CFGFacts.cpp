@@ -22,7 +22,9 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
   Options.AddCXXDefaultInitExprInCtors = true;
   Options.AddImplicitDtors = false;
   Options.AddTemporaryDtors = false;
-  Options.AddLifetime = false;
+  // Where each local's scope ends: the data-flow drops it there, so its
+  // states follow the variables in scope, not every variable of the body.
+  Options.AddLifetime = true;
   Options.AddCXXNewAllocator = false;
   std::unique_ptr<CFG> Graph = CFG::buildCFG(FD, Body, &Ctx, Options);
   if (!Graph)

@@ -234,6 +234,14 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     }
     return;
   }
+  if (auto End = El.getAs<CFGLifetimeEnds>()) {
+    // Out of scope: nothing can read it any more.
+    if (const VarDecl *VD = End->getVarDecl()) {
+      forgetFieldsOf(S, VD);
+      S.erase(VD);
+    }
+    return;
+  }
   auto CS = El.getAs<CFGStmt>();
   if (!CS)
     return;
