@@ -117,6 +117,9 @@ struct ArgRoles {
   /// Buffer that may be the in-place marker (MPI_IN_PLACE): a rank that
   /// passes it there does not read its own Count and DType arguments.
   int8_t InPlace = -1;
+  /// Exit status of a call that ends the process (FailStop): 0 there is the
+  /// program's normal end, like returning from main, not a job abort.
+  int8_t ExitStatus = -1;
   /// Only overloads with exactly this many parameters match (-1: any).
   int8_t NumParams = -1;
 
@@ -148,6 +151,7 @@ struct ArgRoles {
   DISTLINT_ARG_SETTER(flag, Flag)
   DISTLINT_ARG_SETTER(sampler, Sampler)
   DISTLINT_ARG_SETTER(inPlace, InPlace)
+  DISTLINT_ARG_SETTER(exitStatus, ExitStatus)
   DISTLINT_ARG_SETTER(numParams, NumParams)
 #undef DISTLINT_ARG_SETTER
 };

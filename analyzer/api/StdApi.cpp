@@ -43,10 +43,10 @@ const ApiEntry Rows[] = {
     {F, Role::Parse, "std::stod", A.send(0)},
 
     // Ends the whole job: the launcher tears every rank down.
-    {F, Role::FailStop, "exit", A},
-    {F, Role::FailStop, "_exit", A},
-    {F, Role::FailStop, "_Exit", A},
-    {F, Role::FailStop, "quick_exit", A},
+    {F, Role::FailStop, "exit", A.exitStatus(0)},
+    {F, Role::FailStop, "_exit", A.exitStatus(0)},
+    {F, Role::FailStop, "_Exit", A.exitStatus(0)},
+    {F, Role::FailStop, "quick_exit", A.exitStatus(0)},
     {F, Role::FailStop, "abort", A},
     {F, Role::FailStop, "std::terminate", A},
     {F, Role::FailStop, "__assert_fail", A, "assert()"},

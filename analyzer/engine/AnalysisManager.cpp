@@ -354,6 +354,8 @@ bool AnalysisManager::neverReturns(const FunctionDecl *FD) {
 }
 
 bool AnalysisManager::failStopCall(const CallExpr *Call) {
+  if (E.endsProgramNormally(Call))
+    return false;
   return neverReturns(E.resolveCallee(Call));
 }
 
@@ -365,7 +367,8 @@ void AnalysisManager::computeDoomed(const FunctionDecl *FD, FunctionResult &R) {
   // R is being analyzed (or is a scratch result): its body stays put.
   const CFG &Graph = R.facts()->cfg();
   R.Body->Doomed = doomedBlocks(
-      Graph, [&](const CallExpr *Call) { return failStopCall(Call); });
+      Graph, [&](const CallExpr *Call) { return failStopCall(Call); },
+      [&](const CallExpr *Call) { return E.endsProgramNormally(Call); });
   R.EntryDoomed = R.Body->Doomed.count(&Graph.getEntry()) > 0;
   R.DoomedState = FunctionResult::DoomedDone;
 }

@@ -14,6 +14,7 @@
 #include "Engine.h"
 #include "EngineInternals.h"
 #include "UserCode.h"
+#include "Values.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -98,6 +99,15 @@ const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
 
 const api::ApiEntry *Engine::apiRole(const CallExpr *Call, api::Role R) {
   return Api.find(resolveCallee(Call), R);
+}
+
+bool Engine::endsProgramNormally(const CallExpr *Call) {
+  const api::ApiEntry *Row = apiRole(Call, api::Role::FailStop);
+  int I = Row ? Row->Args.ExitStatus : -1;
+  if (I < 0 || I >= (int)Call->getNumArgs())
+    return false;
+  auto V = evaluateInt(*this, Call->getArg(I));
+  return V && *V == 0;
 }
 
 const FunctionDecl *Engine::enclosingFunction(const Stmt *S) {

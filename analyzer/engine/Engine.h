@@ -117,6 +117,10 @@ public:
   const clang::FunctionDecl *resolveCallee(const clang::CallExpr *Call);
   /// Row of role R for this call's callee, or null.
   const api::ApiEntry *apiRole(const clang::CallExpr *Call, api::Role R);
+  /// `exit(EXIT_SUCCESS)`: a call that ends the process with status 0 (its
+  /// FailStop row's ExitStatus argument). The program's normal end, a path
+  /// to the exit like `return 0` from main, not a fail-stop.
+  bool endsProgramNormally(const clang::CallExpr *Call);
   /// Does this call issue a collective, directly or through user code?
   std::optional<CollectiveSite> collectiveAt(const clang::CallExpr *Call);
   bool issuesCollective(const clang::CallExpr *Call) {

@@ -147,6 +147,43 @@ void f(int err, bool serve) {
   EXPECT_EQ(Ifs, 2u);
 }
 
+TEST(Solver, ANormalEndIsAPathToTheExitNotADoomedBlock) {
+  Parsed P(R"cpp(
+void exit(int) __attribute__((noreturn));
+void work();
+void f(int done) {
+  if (done) exit(0);
+  work();
+  exit(1);
+}
+)cpp");
+  ASSERT_TRUE(P.Facts);
+  auto StatusIs = [](const CallExpr *C, int64_t V) {
+    if (C->getNumArgs() != 1)
+      return false;
+    const auto *L = dyn_cast<IntegerLiteral>(C->getArg(0)->IgnoreImpCasts());
+    return L && L->getValue() == V;
+  };
+  auto Doomed = doomedBlocks(
+      P.Facts->cfg(), [&](const CallExpr *C) { return StatusIs(C, 1); },
+      [&](const CallExpr *C) { return StatusIs(C, 0); });
+  unsigned Exits = 0;
+  for (const CFGBlock *B : P.Facts->cfg())
+    if (B->hasNoReturnElement()) {
+      ++Exits;
+      const CallExpr *Exit = nullptr;
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          if (const auto *C = dyn_cast<CallExpr>(CS->getStmt()))
+            Exit = C;
+      ASSERT_TRUE(Exit);
+      // exit(1) ends the job; exit(0) ends the program normally.
+      EXPECT_EQ(Doomed.count(B) > 0, StatusIs(Exit, 1));
+    }
+  EXPECT_EQ(Exits, 2u);
+  EXPECT_FALSE(Doomed.count(&P.Facts->cfg().getEntry()));
+}
+
 TEST(Solver, BackwardOrderCoversBlocksUnreachableFromTheEntry) {
   Parsed P(R"cpp(
 void g();

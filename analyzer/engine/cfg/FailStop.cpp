@@ -52,20 +52,24 @@ struct DoomedProblem {
 
 llvm::SmallPtrSet<const CFGBlock *, 8>
 doomedBlocks(const CFG &G,
-             llvm::function_ref<bool(const CallExpr *)> FailStopCall) {
+             llvm::function_ref<bool(const CallExpr *)> FailStopCall,
+             llvm::function_ref<bool(const CallExpr *)> EndsNormally) {
   const CFGBlock *Exit = &G.getExit();
   llvm::SmallPtrSet<const CFGBlock *, 8> Doomed;
   for (const CFGBlock *B : G) {
     if (B == Exit)
       continue;
-    bool Stops = B->hasNoReturnElement();
+    bool Stops = false, NormalEnd = false;
     for (const CFGElement &El : *B) {
-      if (Stops)
+      if (Stops || NormalEnd)
         break;
       if (auto CS = El.getAs<CFGStmt>())
-        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
-          Stops = FailStopCall(Call);
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt())) {
+          NormalEnd = EndsNormally && EndsNormally(Call);
+          Stops = !NormalEnd && FailStopCall(Call);
+        }
     }
+    Stops = Stops || (!NormalEnd && B->hasNoReturnElement());
     // A throw that leaves the function: the job ends unless a caller
     // catches it (callers check that through ThrowTaint).
     Stops = Stops || throwLeavesFunction(B, Exit);

@@ -22,9 +22,11 @@ bool throwLeavesFunction(const clang::CFGBlock *B, const clang::CFGBlock *Exit);
 /// Blocks from which every path ends the job: blocks that stop it
 /// themselves (a no-return element, a call FailStopCall accepts, a throw
 /// that leaves the function) and blocks whose successors all are doomed.
-/// Least fixpoint, so an endless loop is not doomed.
-llvm::SmallPtrSet<const clang::CFGBlock *, 8>
-doomedBlocks(const clang::CFG &G,
-             llvm::function_ref<bool(const clang::CallExpr *)> FailStopCall);
+/// Least fixpoint, so an endless loop is not doomed. A no-return call that
+/// EndsNormally accepts (`exit(EXIT_SUCCESS)`) is a path to the exit.
+llvm::SmallPtrSet<const clang::CFGBlock *, 8> doomedBlocks(
+    const clang::CFG &G,
+    llvm::function_ref<bool(const clang::CallExpr *)> FailStopCall,
+    llvm::function_ref<bool(const clang::CallExpr *)> EndsNormally = nullptr);
 
 } // namespace distlint

@@ -198,7 +198,7 @@ bool passesInPlace(Engine &E, const CallExpr *Call,
 
 bool endsJob(Engine &E, const CallExpr *Call) {
   const FunctionDecl *FD = E.resolveCallee(Call);
-  if (!FD)
+  if (!FD || E.endsProgramNormally(Call))
     return false;
   if (FD->isNoReturn() || E.api().has(FD, api::Role::FailStop))
     return true;
@@ -244,11 +244,16 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
 
 NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
   std::vector<NodeRef> Parts;
+  bool NormalEnd = false;
   for (const CFGElement &El : *B) {
     auto CS = El.getAs<CFGStmt>();
     const auto *Call = CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
     if (!Call)
       continue;
+    if (E.endsProgramNormally(Call)) {
+      NormalEnd = true; // On to the function's exit, issuing nothing more.
+      break;
+    }
     if (endsJob(E, Call)) {
       EndsJob = true;
       break;
@@ -261,7 +266,7 @@ NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
     if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee))
       Parts.push_back(Node::call(Call, functionSequence(E, Callee, Callees)));
   }
-  if (B->hasNoReturnElement())
+  if (B->hasNoReturnElement() && !NormalEnd)
     EndsJob = true;
   if (EndsJob)
     Parts.push_back(Node::failStop());
