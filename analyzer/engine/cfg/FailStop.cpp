@@ -25,6 +25,12 @@ bool throwLeavesFunction(const CFGBlock *B, const CFGBlock *Exit) {
   return true;
 }
 
+bool escapesTry(const CFGBlock *Dispatch, const CFGBlock *Succ) {
+  return Succ && Succ->succ_empty() && Succ == &Succ->getParent()->getExit() &&
+         isa_and_nonnull<CXXTryStmt>(Dispatch->getTerminatorStmt()) &&
+         Dispatch->succ_size() > 1;
+}
+
 namespace {
 /// Doomed blocks as a backward solver problem.
 struct DoomedProblem {
@@ -33,12 +39,12 @@ struct DoomedProblem {
   const llvm::SmallPtrSetImpl<const CFGBlock *> &Stops;
   uint8_t bottom() const { return false; }
   uint8_t boundary() const { return false; } // The exit returns normally.
-  uint8_t merge(const CFGBlock *,
+  uint8_t merge(const CFGBlock *B,
                 llvm::ArrayRef<solver::Neighbour<uint8_t>> Succs) const {
     if (Succs.empty())
       return false;
     for (const auto &S : Succs)
-      if (!*S.Out)
+      if (!*S.Out && !escapesTry(B, S.Block))
         return false;
     return true;
   }

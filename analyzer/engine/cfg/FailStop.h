@@ -19,6 +19,11 @@ namespace distlint {
 /// as the terminator, depending on the build options).
 bool throwLeavesFunction(const clang::CFGBlock *B, const clang::CFGBlock *Exit);
 
+/// Is Dispatch -> Succ the edge a try's handler dispatch takes when none of
+/// its handlers catches the exception (to the function's exit)? Such an
+/// exception leaves the function like a throw outside any try.
+bool escapesTry(const clang::CFGBlock *Dispatch, const clang::CFGBlock *Succ);
+
 /// Blocks from which every path ends the job: blocks that stop it
 /// themselves (a no-return element, a call FailStopCall accepts, a throw
 /// that leaves the function) and blocks whose successors all are doomed.

@@ -7,6 +7,7 @@
 #include "engine/ast/AstHelpers.h"
 #include "engine/UserCode.h"
 #include "engine/cfg/CFGFacts.h"
+#include "engine/cfg/FailStop.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -314,6 +315,12 @@ SequenceBuilder::walk(const CFGBlock *B,
     Source.NumSuccs = B->succ_size();
     unsigned Index = 0;
     for (const CFGBlock *Succ : B->succs()) {
+      // An exception none of the handlers catches leaves the function: it
+      // ends the job like a throw outside any try (callers: thrownPast).
+      if (escapesTry(B, Succ)) {
+        ++Index;
+        continue;
+      }
       if (Succ && !llvm::is_contained(Succs, Succ)) {
         Succs.push_back(Succ);
         Source.Succ.push_back(Index);
