@@ -104,6 +104,12 @@ bool handedToOpaqueCall(Engine &E, const Expr *Use) {
   if (!Call || Call->getCallee() == Child)
     return false;
   const FunctionDecl *Callee = E.resolveCallee(Call);
+  // MPI reads a send buffer on the host: `MPI_Allreduce(norm_h, ...)` after
+  // copying the norm back is the host consuming it.
+  for (const api::ApiEntry *Row : E.api().lookup(Callee))
+    if (Row->Fam == api::Family::Mpi && Row->Args.Send >= 0 &&
+        callArgument(Call, Callee, Row->Args.Send) == Child)
+      return false;
   return Callee && isOpaque(E, Callee) &&
          !E.api().has(Callee, api::Role::TensorRead);
 }
