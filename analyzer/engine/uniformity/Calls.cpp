@@ -114,11 +114,15 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     return T;
   }
 
-  // A project function defined in another translation unit: not a rank
-  // source unless a table or config says so (those rows returned above).
-  // Only rank-local data it is given (a loss, a file's contents) can make
-  // its result differ; what it writes through pointers is not modelled.
-  if (Callee && !Callee->hasBody() && E.isUserCode(Callee)) {
+  // A project function defined in another translation unit, or one called
+  // through a function pointer (its targets are the program's own): not a
+  // rank source unless a table or config says so (those rows returned
+  // above). Only rank-local data it is given (a loss, a file's contents) can
+  // make its result differ; what it writes through pointers is not modelled.
+  bool ThroughPointer =
+      !Callee && Call->getCallee()->getType()->isFunctionPointerType();
+  if (ThroughPointer ||
+      (Callee && !Callee->hasBody() && E.isUserCode(Callee))) {
     Taint T;
     T.UniformContent = !isTensorType(Call->getType());
     auto Local = [&](const Expr *A) {
