@@ -98,10 +98,16 @@ struct FunctionResult {
   /// Branch taints (by block ID) the last round of the data-flow ran under,
   /// those that depend on anything: rebuilding the body starts from them.
   std::vector<std::pair<unsigned, Taint>> ControlSeed;
-  /// Pointer/reference parameters whose contents are the same on every rank
-  /// when the function returns (all-reduced / broadcast in place, directly
-  /// or through helpers).
-  llvm::SmallVector<unsigned, 2> UniformOutParams;
+  /// Pointer/reference parameters the function writes with values that do
+  /// not vary by themselves: all-reduced / broadcast in place (directly or
+  /// through helpers), or assigned from other parameters (FromParams).
+  struct OutParamWrite {
+    unsigned Index = 0;
+    uint64_t FromParams = 0;
+    /// Written on every path: what the caller passed in is gone.
+    bool Overwritten = false;
+  };
+  llvm::SmallVector<OutParamWrite, 2> OutParamWrites;
   /// Fields assigned from parameters: field -> the parameters (mask) whose
   /// values reach it. One entry per field (masks are or-ed), at most
   /// Budget::ParamFieldWrites: a recursive call re-applies the function's

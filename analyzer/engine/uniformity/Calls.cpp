@@ -342,10 +342,22 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           T.Origin = Origin;
           assignLValue(A, T, S, false);
         }
-      const auto UniformParams = CR->UniformOutParams;
-      for (unsigned Idx : UniformParams)
-        if (const Expr *A = ArgAt(Idx))
-          markUniform(A, S);
+      const auto Writes = CR->OutParamWrites;
+      for (const FunctionResult::OutParamWrite &W : Writes)
+        if (const Expr *A = ArgAt(W.Index)) {
+          // The value written: what the caller gives the parameters it
+          // comes from (the rank included).
+          Taint From;
+          From.UniformContent = true;
+          for (unsigned I = 0; I < Args.size() && I < 64; ++I)
+            if (W.FromParams & (uint64_t(1) << I))
+              From.join(eval(Args[I], S));
+          From.addControl(Ctl);
+          if (From.Vary || From.Params)
+            assignLValue(A, From, S, false);
+          else if (W.Overwritten)
+            markUniform(A, S);
+        }
       for (auto &[Field, Mask] : ParamFields) {
         // The join of the arguments that reach the field (one argument:
         // its value, the rank included).

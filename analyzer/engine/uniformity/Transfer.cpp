@@ -15,6 +15,21 @@ namespace distlint {
 
 using api::Role;
 
+static bool isScalarOutParam(const ParmVarDecl *PD) {
+  QualType T = PD->getType();
+  return T->isPointerType() && T->getPointeeType()->isScalarType() &&
+         !T->getPointeeType().isConstQualified();
+}
+
+VarState UniformityAnalysis::entryState() {
+  VarState S;
+  if (FD)
+    for (const ParmVarDecl *PD : FD->parameters())
+      if (isScalarOutParam(PD))
+        S[PD] = varTaint(PD, VarState());
+  return S;
+}
+
 void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
                                    bool Strong) {
   if (!VD)
@@ -76,6 +91,21 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     }
     return;
   }
+  // `*out = v` through a pointer parameter to one scalar: the caller's
+  // variable now holds v, whatever it held before (an out-parameter).
+  if (const auto *U = dyn_cast<UnaryOperator>(L);
+      Strong && U && U->getOpcode() == UO_Deref)
+    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
+      if (const auto *PD = dyn_cast<ParmVarDecl>(DR->getDecl());
+          PD && isScalarOutParam(PD) && owningFunction(PD) == FD) {
+        // The pointee is the value: its contents agree when it does.
+        Taint Value = T;
+        Value.UniformContent = !Value.Vary;
+        if (Value.Vary)
+          Value.ContentOnly = true;
+        assignVar(PD, Value, S, /*Strong=*/true);
+        return;
+      }
   // An element of what a field holds (`args->ms[i] = t`, `*s.out = v`):
   // that field's contents vary, not the object that has the field.
   const Expr *Inner = L;
@@ -356,7 +386,10 @@ struct UniformityProblem {
   llvm::DenseSet<const CFGBlock *> Reached;
 
   VarState bottom() const { return {}; }
-  VarState boundary() const { return {}; }
+  /// Out-parameters start with what the caller passed in, so that a path
+  /// that does not write one keeps that value at the merge (a missing
+  /// variable keeps the other path's value).
+  VarState boundary() const { return U.entryState(); }
   VarState merge(const CFGBlock *B,
                  llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
     VarState In;

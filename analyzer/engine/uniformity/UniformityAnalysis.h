@@ -42,6 +42,8 @@ public:
   /// Replays B's elements up to (not including) the one that is or
   /// contains Target; returns the state there.
   VarState stateBefore(const clang::CFGBlock *B, const clang::Stmt *Target);
+  /// The state on entry: out-parameters hold what the caller passed in.
+  VarState entryState();
 
 private:
   Engine &E;
