@@ -93,6 +93,14 @@ struct FunctionResult {
   FunctionSummary Summary;
   Taint ReturnTaint;
   unsigned ReturnsSeen = 0;
+  /// A struct returned by value, field by field (a rank-dependent offset
+  /// beside a uniform size), when every return is a local or a braced list.
+  /// A field without a value is what the TU-wide field facts say of it (a
+  /// local whose field this path does not know). Empty: not known.
+  llvm::SmallVector<std::pair<const clang::FieldDecl *, std::optional<Taint>>,
+                    4>
+      ReturnFields;
+  bool ReturnFieldsUnknown = false;
   /// Control taint of throws that leave the function.
   Taint ThrowTaint;
   /// Branch taints (by block ID) the last round of the data-flow ran under,

@@ -16,9 +16,7 @@ namespace distlint {
 
 using api::Role;
 
-/// A call as the API model sees it: the object of a method call (also of
-/// a member operator) and the explicit arguments.
-static std::pair<const Expr *, llvm::ArrayRef<const Expr *>>
+std::pair<const Expr *, llvm::ArrayRef<const Expr *>>
 splitCall(const CallExpr *Call, const FunctionDecl *Callee) {
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))

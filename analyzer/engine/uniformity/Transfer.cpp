@@ -303,6 +303,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         }
         T.addControl(Ctl);
         assignVar(VD, T, S, true);
+        if (const Expr *Init = VD->getInit())
+          assignFields(VD, Init, S, Ctl);
       }
     return;
   }
@@ -317,6 +319,10 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
       }
       T.addControl(Ctl);
       assignLValue(B->getLHS(), T, S, !B->isCompoundAssignmentOp());
+      if (const auto *DR = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
+          DR && !B->isCompoundAssignmentOp())
+        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+          assignFields(VD, B->getRHS(), S, Ctl);
       if (const auto *IC = dyn_cast<CallExpr>(strip(B->getRHS())))
         if (E.apiRole(IC, Role::CommSplit))
           if (const VarDecl *VD = baseVar(B->getLHS()))
@@ -349,6 +355,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
   if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
     Taint T = eval(Ret->getRetValue(), S);
     T.addControl(Ctl);
+    noteReturnedFields(Ret->getRetValue(), S, Ctl);
     // The first return sets the value (its range too); later ones join.
     if (R.ReturnsSeen++ == 0)
       R.ReturnTaint = T;
@@ -443,6 +450,8 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
+    R.ReturnFields.clear();
+    R.ReturnFieldsUnknown = false;
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
@@ -489,6 +498,8 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
+    R.ReturnFields.clear();
+    R.ReturnFieldsUnknown = false;
     R.Body->AllPoints.clear();
     for (const CFGBlock *B : RPO) {
       VarState S = R.Body->In[B];
