@@ -329,9 +329,17 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
       Sum.VaryingOutParams.push_back({I, A->second.Origin});
     else if (A != AtExit.end() && I < 64) {
       // Its own bit gone: no path keeps what the caller passed in.
+      // A scalar's value is its contents, and exactly what it was given; a
+      // whole object's taint joins what its fields got.
+      bool Scalar = T->getPointeeType()->isScalarType();
       uint64_t Own = uint64_t(1) << I;
-      bool Overwritten = !(A->second.Params & Own) && A->second.UniformContent;
+      bool Overwritten = !(A->second.Params & Own) &&
+                         (Scalar || A->second.UniformContent);
       uint64_t From = A->second.Params & ~Own;
+      if (!Scalar) {
+        Overwritten = Overwritten && !From;
+        From = 0;
+      }
       if (Overwritten || From)
         R->OutParamWrites.push_back({I, From, Overwritten});
     }

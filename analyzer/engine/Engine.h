@@ -83,6 +83,11 @@ struct FunctionSummary {
   llvm::SmallVector<unsigned, 4> ParamsToReturn;
   /// Pointer/reference parameters written with a rank-varying value.
   llvm::SmallVector<std::pair<unsigned, VaryOrigin>, 2> VaryingOutParams;
+  /// Every collective it issues (transitively) is on a communicator one of
+  /// these parameters gives it (bit i: parameter i): called with
+  /// sub-communicators there, it involves only their members.
+  uint64_t CollectiveCommParams = 0;
+  bool CollectivesOnParamComms = false;
   /// Never returns normally (exit/abort/MPI_Abort on every path).
   bool NoReturn = false;
   /// Training-step reachability: backward, optimizer step, forward, collective.
@@ -204,10 +209,18 @@ public:
   };
   std::vector<ArgumentMismatch>
   mismatchedArguments(const clang::CallExpr *Collective);
-  /// A direct collective on a communicator built by a split / new_group.
+  /// A collective on a communicator built by a split / new_group, or a
+  /// call of a helper whose collectives all use communicators it is given,
+  /// given such communicators: only their members take part.
   bool isOnSubCommunicator(const clang::CallExpr *Call);
+  /// Built by a split / new_group (or a copy of one).
+  bool isSubCommunicator(const clang::Expr *Comm);
 
 private:
+  /// Adds to Mask the parameters of FD that give Site its communicators;
+  /// false if one is not a parameter.
+  bool onParamCommunicators(const clang::FunctionDecl *FD,
+                            const CollectiveSite &Site, uint64_t &Mask);
   friend class AnalysisManager;
   friend class UniformityAnalysis;
   friend class collectives::RankClassComparer;

@@ -25,20 +25,73 @@ using namespace clang;
 
 namespace distlint {
 
-bool Engine::isOnSubCommunicator(const CallExpr *Call) {
-  const api::ApiEntry *Entry = apiRole(Call, api::Role::Collective);
-  if (!Entry)
-    return false;
-  P->prepare();
-  const Expr *Comm = collectives::communicatorOf(Call, Entry);
+bool Engine::isSubCommunicator(const Expr *Comm) {
   if (!Comm)
     return false;
+  P->prepare();
   if (const VarDecl *VD = baseVar(Comm))
     if (P->SubComms.count(VD))
       return true;
   if (const auto *Inner = dyn_cast<CallExpr>(strip(Comm)))
     return apiRole(Inner, api::Role::CommSplit) != nullptr;
   return false;
+}
+
+bool Engine::isOnSubCommunicator(const CallExpr *Call) {
+  if (const api::ApiEntry *Entry = apiRole(Call, api::Role::Collective))
+    return isSubCommunicator(collectives::communicatorOf(Call, Entry));
+  // A helper whose collectives all use the communicators it is given.
+  const FunctionDecl *FD = resolveCallee(Call);
+  if (!FD || !FD->hasBody() || !isTaughtDecl(*this, FD))
+    return false;
+  const FunctionSummary &S = summary(FD);
+  if (!S.CollectivesOnParamComms)
+    return false;
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
+      !Args.empty())
+    Args = Args.drop_front();
+  for (unsigned I = 0; I < 64; ++I)
+    if (S.CollectiveCommParams & (uint64_t(1) << I))
+      if (I >= Args.size() || !isSubCommunicator(Args[I]))
+        return false;
+  return true;
+}
+
+namespace {
+/// The parameter of FD that Comm names, if it is one.
+std::optional<unsigned> paramIndex(const FunctionDecl *FD, const Expr *Comm) {
+  const auto *PD = dyn_cast_or_null<ParmVarDecl>(Comm ? baseVar(Comm) : nullptr);
+  if (!PD || PD->getDeclContext() != FD || PD->getFunctionScopeIndex() >= 64)
+    return std::nullopt;
+  return PD->getFunctionScopeIndex();
+}
+} // namespace
+
+bool Engine::onParamCommunicators(const FunctionDecl *FD,
+                                  const CollectiveSite &Site, uint64_t &Mask) {
+  if (Site.Entry) {
+    auto I = paramIndex(FD, collectives::communicatorOf(Site.Call, Site.Entry));
+    if (I)
+      Mask |= uint64_t(1) << *I;
+    return I.has_value();
+  }
+  const FunctionSummary &Callee = summary(Site.Callee);
+  if (!Callee.CollectivesOnParamComms)
+    return false;
+  llvm::ArrayRef<const Expr *> Args(Site.Call->getArgs(),
+                                    Site.Call->getNumArgs());
+  if (isa<CXXOperatorCallExpr>(Site.Call) && isa<CXXMethodDecl>(Site.Callee) &&
+      !Args.empty())
+    Args = Args.drop_front();
+  for (unsigned I = 0; I < 64; ++I)
+    if (Callee.CollectiveCommParams & (uint64_t(1) << I)) {
+      auto J = I < Args.size() ? paramIndex(FD, Args[I]) : std::nullopt;
+      if (!J)
+        return false;
+      Mask |= uint64_t(1) << *J;
+    }
+  return true;
 }
 
 std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
@@ -67,18 +120,23 @@ void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
     return;
   R->CollectiveState = FunctionResult::InProgress;
   FunctionSummary &Sum = R->Summary;
+  bool OnParams = true;
+  uint64_t CommParams = 0;
   for (const CFGBlock *B : R.facts().reversePostOrder())
     for (const CFGElement &El : *B)
       if (auto CS = El.getAs<CFGStmt>())
         if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
           if (auto Site = collectiveAt(Call)) {
-            if (Site->Entry && isOnSubCommunicator(Call))
+            if (isOnSubCommunicator(Call))
               continue;
             if (!Sum.IssuesCollective) {
               Sum.IssuesCollective = true;
               Sum.FirstCollective = Site->InnerCollective;
             }
+            OnParams = OnParams && onParamCommunicators(FD, *Site, CommParams);
           }
+  Sum.CollectivesOnParamComms = Sum.IssuesCollective && OnParams && CommParams;
+  Sum.CollectiveCommParams = Sum.CollectivesOnParamComms ? CommParams : 0;
   collectives::CalleeTrees Callees;
   Sum.NoReturn = collectives::alwaysFailStops(
                      collectives::functionSequence(*this, FD, Callees)) &&
@@ -131,7 +189,7 @@ std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
         if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
           if (Seen.insert(Call).second)
             if (auto Site = collectiveAt(Call))
-              if (!(Site->Entry && isOnSubCommunicator(Call)))
+              if (!isOnSubCommunicator(Call))
                 Out.push_back(*Site);
   std::sort(Out.begin(), Out.end(),
             [](const CollectiveSite &A, const CollectiveSite &B) {

@@ -218,6 +218,19 @@ bool alwaysFailStops(const NodeRef &N) {
   }
 }
 
+bool onlyCollectives(const NodeRef &N) {
+  if (!N)
+    return true;
+  switch (N->Kind) {
+  case NodeKind::FailStop:
+    return false;
+  case NodeKind::Token:
+    return N->Tok.Kind == TokenKind::Collective;
+  default:
+    return llvm::all_of(N->Kids, [](const NodeRef &K) { return onlyCollectives(K); });
+  }
+}
+
 std::string print(const NodeRef &N) {
   if (!N)
     return "";

@@ -152,6 +152,8 @@ struct Node {
 bool issuesAnything(const NodeRef &N);
 /// Does every path through the tree end the job?
 bool alwaysFailStops(const NodeRef &N);
+/// Does the tree issue collectives only (no point-to-point, no job end)?
+bool onlyCollectives(const NodeRef &N);
 /// Compact text for tests and debugging: "MPI_Barrier MPI_Allreduce",
 /// "{a|b}", "(body)*", "!" for fail-stop.
 std::string print(const NodeRef &N);

@@ -264,8 +264,14 @@ NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
       continue;
     }
     const FunctionDecl *Callee = E.resolveCallee(Call);
-    if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee))
-      Parts.push_back(Node::call(Call, functionSequence(E, Callee, Callees)));
+    if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
+      NodeRef Tree = functionSequence(E, Callee, Callees);
+      // Given sub-communicators, its collectives involve their members
+      // only (like a direct collective on one); what else it does counts.
+      if (onlyCollectives(Tree) && E.isOnSubCommunicator(Call))
+        continue;
+      Parts.push_back(Node::call(Call, std::move(Tree)));
+    }
   }
   if (B->hasNoReturnElement() && !NormalEnd)
     EndsJob = true;

@@ -15,9 +15,11 @@ namespace distlint {
 
 using api::Role;
 
+/// A pointer or reference parameter to one writable scalar.
 static bool isScalarOutParam(const ParmVarDecl *PD) {
   QualType T = PD->getType();
-  return T->isPointerType() && T->getPointeeType()->isScalarType() &&
+  return (T->isPointerType() || T->isReferenceType()) &&
+         T->getPointeeType()->isScalarType() &&
          !T->getPointeeType().isConstQualified();
 }
 
@@ -97,7 +99,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       Strong && U && U->getOpcode() == UO_Deref)
     if (const auto *DR = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
       if (const auto *PD = dyn_cast<ParmVarDecl>(DR->getDecl());
-          PD && isScalarOutParam(PD) && owningFunction(PD) == FD) {
+          PD && PD->getType()->isPointerType() && isScalarOutParam(PD) &&
+          owningFunction(PD) == FD) {
         // The pointee is the value: its contents agree when it does.
         Taint Value = T;
         Value.UniformContent = !Value.Vary;
