@@ -231,7 +231,7 @@ def runtime_case(a, top):
     env.update(runproof.MPI_ENV)
     p = run([os.path.join(top, "bin", "distlint-rt"), "run", "--nproc", "2", "--timeout",
              "20", "--out", os.path.join(a.work, "trace"), "--", program], env=env,
-            timeout=300)
+            timeout=180)
     report = p.stdout + p.stderr
     check(p.returncode == 1 and "hang" in report.lower(),
           "distlint-rt run (tarball) on %s: exit %d, expected 1 and a hang:\n%s" % (
@@ -386,6 +386,9 @@ def main():
         return deb(a)
     except Failure as e:
         print("FAIL: %s" % e)
+        return 1
+    except subprocess.TimeoutExpired as e:
+        print("FAIL: timed out after %ss: %s" % (e.timeout, e.cmd))
         return 1
 
 
