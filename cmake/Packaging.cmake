@@ -31,7 +31,10 @@ endif()
 # it the same way (../share/distlint/cuda).
 set(DISTLINT_CUDA_SHIM_SOURCE ${PROJECT_SOURCE_DIR}/analyzer/driver/cuda-shim)
 file(GLOB DISTLINT_CUDA_SHIM_FILES CONFIGURE_DEPENDS ${DISTLINT_CUDA_SHIM_SOURCE}/*.h)
-file(COPY ${DISTLINT_CUDA_SHIM_FILES} DESTINATION ${CMAKE_BINARY_DIR}/share/distlint/cuda)
+foreach(header ${DISTLINT_CUDA_SHIM_FILES})
+  get_filename_component(name ${header} NAME)
+  configure_file(${header} ${CMAKE_BINARY_DIR}/share/distlint/cuda/${name} COPYONLY)
+endforeach()
 install(FILES ${DISTLINT_CUDA_SHIM_FILES} DESTINATION share/distlint/cuda)
 
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/precommit-distlint DESTINATION bin)

@@ -258,27 +258,51 @@ def base_root(cache):
     return tar
 
 
+def mounts_under(root):
+    prefix = os.path.realpath(root) + "/"
+    with open("/proc/self/mountinfo") as fh:
+        points = [line.split()[4] for line in fh]
+    return sorted((p for p in points if p.startswith(prefix)), key=len, reverse=True)
+
+
+def unmount_all(root):
+    """Every mount under root, deepest first; raises if one stays (then
+    nothing under root may be deleted: /dev is bound there)."""
+    for point in mounts_under(root):
+        run(["umount", "-l", point])
+    left = mounts_under(root)
+    check(not left, "still mounted, not deleting %s: %s" % (root, left))
+
+
+def remove_root(root):
+    if os.path.exists(root):
+        unmount_all(root)
+        shutil.rmtree(root)
+
+
 class Chroot:
-    MOUNTS = [("proc", "proc", ["-t", "proc", "proc"]),
-              ("dev", None, ["--rbind", "/dev"]),
-              ("dev/shm", None, ["-t", "tmpfs", "tmpfs"])]
+    MOUNTS = [("proc", ["-t", "proc", "proc"]),
+              ("dev", ["--rbind", "/dev"]),
+              # Open MPI's shared-memory transport, private to the root.
+              ("dev/shm", ["-t", "tmpfs", "tmpfs"])]
 
     def __init__(self, root):
         self.root = root
-        self.mounted = []
 
     def __enter__(self):
-        for rel, _, args in self.MOUNTS:
-            target = os.path.join(self.root, rel)
-            os.makedirs(target, exist_ok=True)
-            must(["mount"] + args + [target], "mount " + rel)
-            self.mounted.append(target)
+        try:
+            for rel, args in self.MOUNTS:
+                target = os.path.join(self.root, rel)
+                os.makedirs(target, exist_ok=True)
+                must(["mount"] + args + [target], "mount " + rel)
+        except Failure:
+            unmount_all(self.root)
+            raise
         shutil.copy("/etc/resolv.conf", os.path.join(self.root, "etc", "resolv.conf"))
         return self
 
     def __exit__(self, *exc):
-        for target in reversed(self.mounted):
-            run(["umount", "-R", "-l", target])
+        unmount_all(self.root)
 
     def sh(self, script, what, timeout=3600, env=None):
         full = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
@@ -301,8 +325,7 @@ def deb(a):
         return SKIP
     started = time.monotonic()
     root = os.path.join(a.work, "root")
-    if os.path.exists(root):
-        run(["umount", "-R", "-l", root])
+    remove_root(root)  # a failed run's root, if any
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
     package = cpack(a.build, "DEB", os.path.join(a.work, "out"))
@@ -362,6 +385,7 @@ def deb(a):
           "example: installed package exit %s, %s; build tree %s" % (rc, installed, built))
     print("shipped example in the Debian 12 root: %d finding(s), the same as the build tree"
           % sum(built.values()))
+    remove_root(root)  # 2+ GB with LibTorch; kept only when the test fails
     print("deb test done in %.0fs" % (time.monotonic() - started))
     return 0
 
