@@ -327,8 +327,14 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     auto A = AtExit.find(PD);
     if (A != AtExit.end() && A->second.Vary)
       Sum.VaryingOutParams.push_back({I, A->second.Origin});
-    else if (A != AtExit.end() && !A->second.Params && A->second.UniformContent)
-      R->UniformOutParams.push_back(I);
+    else if (A != AtExit.end() && I < 64) {
+      // Its own bit gone: no path keeps what the caller passed in.
+      uint64_t Own = uint64_t(1) << I;
+      bool Overwritten = !(A->second.Params & Own) && A->second.UniformContent;
+      uint64_t From = A->second.Params & ~Own;
+      if (Overwritten || From)
+        R->OutParamWrites.push_back({I, From, Overwritten});
+    }
   }
   // No-return: the exit is unreachable from the entry except through
   // fail-stop blocks.

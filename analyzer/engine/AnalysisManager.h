@@ -93,15 +93,29 @@ struct FunctionResult {
   FunctionSummary Summary;
   Taint ReturnTaint;
   unsigned ReturnsSeen = 0;
+  /// A struct returned by value, field by field (a rank-dependent offset
+  /// beside a uniform size), when every return is a local or a braced list.
+  /// A field without a value is what the TU-wide field facts say of it (a
+  /// local whose field this path does not know). Empty: not known.
+  llvm::SmallVector<std::pair<const clang::FieldDecl *, std::optional<Taint>>,
+                    4>
+      ReturnFields;
+  bool ReturnFieldsUnknown = false;
   /// Control taint of throws that leave the function.
   Taint ThrowTaint;
   /// Branch taints (by block ID) the last round of the data-flow ran under,
   /// those that depend on anything: rebuilding the body starts from them.
   std::vector<std::pair<unsigned, Taint>> ControlSeed;
-  /// Pointer/reference parameters whose contents are the same on every rank
-  /// when the function returns (all-reduced / broadcast in place, directly
-  /// or through helpers).
-  llvm::SmallVector<unsigned, 2> UniformOutParams;
+  /// Pointer/reference parameters the function writes with values that do
+  /// not vary by themselves: all-reduced / broadcast in place (directly or
+  /// through helpers), or assigned from other parameters (FromParams).
+  struct OutParamWrite {
+    unsigned Index = 0;
+    uint64_t FromParams = 0;
+    /// Written on every path: what the caller passed in is gone.
+    bool Overwritten = false;
+  };
+  llvm::SmallVector<OutParamWrite, 2> OutParamWrites;
   /// Fields assigned from parameters: field -> the parameters (mask) whose
   /// values reach it. One entry per field (masks are or-ed), at most
   /// Budget::ParamFieldWrites: a recursive call re-applies the function's

@@ -5,8 +5,10 @@
 // (bottom). Join is per variable; the empty map is the bottom element.
 //
 // A key may also name one field reached from a variable (`p->f`, `s.f`):
-// such an entry says what this path knows beyond the TU-wide field facts,
-// namely that a collective agreed on the field since it was last written.
+// such an entry says what this path knows beyond the TU-wide field facts:
+// that a collective agreed on the field since it was last written, or the
+// value the field got when the whole struct was last given one (a braced
+// list, a struct a function returns field by field).
 // It holds only where every path into a point holds it, so a merge keeps a
 // field entry present on both sides and drops one present on one side.
 //

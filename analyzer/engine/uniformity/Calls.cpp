@@ -16,9 +16,7 @@ namespace distlint {
 
 using api::Role;
 
-/// A call as the API model sees it: the object of a method call (also of
-/// a member operator) and the explicit arguments.
-static std::pair<const Expr *, llvm::ArrayRef<const Expr *>>
+std::pair<const Expr *, llvm::ArrayRef<const Expr *>>
 splitCall(const CallExpr *Call, const FunctionDecl *Callee) {
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
@@ -114,11 +112,15 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     return T;
   }
 
-  // A project function defined in another translation unit: not a rank
-  // source unless a table or config says so (those rows returned above).
-  // Only rank-local data it is given (a loss, a file's contents) can make
-  // its result differ; what it writes through pointers is not modelled.
-  if (Callee && !Callee->hasBody() && E.isUserCode(Callee)) {
+  // A project function defined in another translation unit, or one called
+  // through a function pointer (its targets are the program's own): not a
+  // rank source unless a table or config says so (those rows returned
+  // above). Only rank-local data it is given (a loss, a file's contents) can
+  // make its result differ; what it writes through pointers is not modelled.
+  bool ThroughPointer =
+      !Callee && Call->getCallee()->getType()->isFunctionPointerType();
+  if (ThroughPointer ||
+      (Callee && !Callee->hasBody() && E.isUserCode(Callee))) {
     Taint T;
     T.UniformContent = !isTensorType(Call->getType());
     auto Local = [&](const Expr *A) {
@@ -338,10 +340,22 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           T.Origin = Origin;
           assignLValue(A, T, S, false);
         }
-      const auto UniformParams = CR->UniformOutParams;
-      for (unsigned Idx : UniformParams)
-        if (const Expr *A = ArgAt(Idx))
-          markUniform(A, S);
+      const auto Writes = CR->OutParamWrites;
+      for (const FunctionResult::OutParamWrite &W : Writes)
+        if (const Expr *A = ArgAt(W.Index)) {
+          // The value written: what the caller gives the parameters it
+          // comes from (the rank included).
+          Taint From;
+          From.UniformContent = true;
+          for (unsigned I = 0; I < Args.size() && I < 64; ++I)
+            if (W.FromParams & (uint64_t(1) << I))
+              From.join(eval(Args[I], S));
+          From.addControl(Ctl);
+          if (From.Vary || From.Params)
+            assignLValue(A, From, S, false);
+          else if (W.Overwritten)
+            markUniform(A, S);
+        }
       for (auto &[Field, Mask] : ParamFields) {
         // The join of the arguments that reach the field (one argument:
         // its value, the rank included).

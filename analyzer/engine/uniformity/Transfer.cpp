@@ -15,6 +15,21 @@ namespace distlint {
 
 using api::Role;
 
+static bool isScalarOutParam(const ParmVarDecl *PD) {
+  QualType T = PD->getType();
+  return T->isPointerType() && T->getPointeeType()->isScalarType() &&
+         !T->getPointeeType().isConstQualified();
+}
+
+VarState UniformityAnalysis::entryState() {
+  VarState S;
+  if (FD)
+    for (const ParmVarDecl *PD : FD->parameters())
+      if (isScalarOutParam(PD))
+        S[PD] = varTaint(PD, VarState());
+  return S;
+}
+
 void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
                                    bool Strong) {
   if (!VD)
@@ -76,6 +91,21 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     }
     return;
   }
+  // `*out = v` through a pointer parameter to one scalar: the caller's
+  // variable now holds v, whatever it held before (an out-parameter).
+  if (const auto *U = dyn_cast<UnaryOperator>(L);
+      Strong && U && U->getOpcode() == UO_Deref)
+    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
+      if (const auto *PD = dyn_cast<ParmVarDecl>(DR->getDecl());
+          PD && isScalarOutParam(PD) && owningFunction(PD) == FD) {
+        // The pointee is the value: its contents agree when it does.
+        Taint Value = T;
+        Value.UniformContent = !Value.Vary;
+        if (Value.Vary)
+          Value.ContentOnly = true;
+        assignVar(PD, Value, S, /*Strong=*/true);
+        return;
+      }
   // An element of what a field holds (`args->ms[i] = t`, `*s.out = v`):
   // that field's contents vary, not the object that has the field.
   const Expr *Inner = L;
@@ -273,6 +303,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         }
         T.addControl(Ctl);
         assignVar(VD, T, S, true);
+        if (const Expr *Init = VD->getInit())
+          assignFields(VD, Init, S, Ctl);
       }
     return;
   }
@@ -287,6 +319,10 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
       }
       T.addControl(Ctl);
       assignLValue(B->getLHS(), T, S, !B->isCompoundAssignmentOp());
+      if (const auto *DR = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
+          DR && !B->isCompoundAssignmentOp())
+        if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+          assignFields(VD, B->getRHS(), S, Ctl);
       if (const auto *IC = dyn_cast<CallExpr>(strip(B->getRHS())))
         if (E.apiRole(IC, Role::CommSplit))
           if (const VarDecl *VD = baseVar(B->getLHS()))
@@ -319,6 +355,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
   if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
     Taint T = eval(Ret->getRetValue(), S);
     T.addControl(Ctl);
+    noteReturnedFields(Ret->getRetValue(), S, Ctl);
     // The first return sets the value (its range too); later ones join.
     if (R.ReturnsSeen++ == 0)
       R.ReturnTaint = T;
@@ -356,7 +393,10 @@ struct UniformityProblem {
   llvm::DenseSet<const CFGBlock *> Reached;
 
   VarState bottom() const { return {}; }
-  VarState boundary() const { return {}; }
+  /// Out-parameters start with what the caller passed in, so that a path
+  /// that does not write one keeps that value at the merge (a missing
+  /// variable keeps the other path's value).
+  VarState boundary() const { return U.entryState(); }
   VarState merge(const CFGBlock *B,
                  llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
     VarState In;
@@ -410,6 +450,8 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
+    R.ReturnFields.clear();
+    R.ReturnFieldsUnknown = false;
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);
@@ -456,6 +498,8 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.ReturnTaint = Taint();
     R.ReturnTaint.UniformContent = true;
     R.ReturnsSeen = 0;
+    R.ReturnFields.clear();
+    R.ReturnFieldsUnknown = false;
     R.Body->AllPoints.clear();
     for (const CFGBlock *B : RPO) {
       VarState S = R.Body->In[B];

@@ -21,6 +21,11 @@
 
 namespace distlint {
 
+/// A call as the API model sees it: the object of a method call (also of
+/// a member operator) and the explicit arguments.
+std::pair<const clang::Expr *, llvm::ArrayRef<const clang::Expr *>>
+splitCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+
 class UniformityAnalysis {
 public:
   UniformityAnalysis(Engine &E, const clang::FunctionDecl *FD,
@@ -42,6 +47,8 @@ public:
   /// Replays B's elements up to (not including) the one that is or
   /// contains Target; returns the state there.
   VarState stateBefore(const clang::CFGBlock *B, const clang::Stmt *Target);
+  /// The state on entry: out-parameters hold what the caller passed in.
+  VarState entryState();
 
 private:
   Engine &E;
@@ -51,6 +58,13 @@ private:
 
   void runRounds(int Rounds);
   Taint varTaint(const clang::VarDecl *VD, const VarState &S);
+  /// A local struct given a value field by field: a braced list, or a
+  /// call whose summary returns its fields (FunctionResult::ReturnFields).
+  void assignFields(const clang::VarDecl *VD, const clang::Expr *Value,
+                    VarState &S, const Taint &Ctl);
+  /// The fields a return statement gives back, joined over the returns.
+  void noteReturnedFields(const clang::Expr *Value, const VarState &S,
+                          const Taint &Ctl);
   Taint evalCall(const clang::CallExpr *Call, const VarState &S);
   /// Is X (of value T) the uniform result of a user function that issues
   /// collectives (a broadcast in `receive()`)?
