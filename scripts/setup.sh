@@ -5,11 +5,14 @@ PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common
       nlohmann-json3-dev libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin libtorch-dev python3 git
       pre-commit libgloo-dev libicu72 libclang-rt-19-dev ccache libyaml-cpp-dev
       lld  # links the LibTorch test programs (tests/torch) faster than ld.bfd
-      redis-server nginx-light)  # loopback servers of the result-cache tests (tests/speed)
+      redis-server nginx-light  # loopback servers of the result-cache tests (tests/speed)
+      libomp-19-dev  # Clang's omp.h: OpenMP sources parse, and the packages ship it
+      dpkg-dev debootstrap)  # cpack -G DEB (dpkg-shlibdeps); the package test's Debian root
 # DISTLINT_SETUP=analyzer: only what building the analyzer needs (CI jobs
 # that lint another project: docs/ci/github-actions.yml).
 if [ "${DISTLINT_SETUP:-}" = analyzer ]; then
-  PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common-19-dev nlohmann-json3-dev)
+  PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common-19-dev nlohmann-json3-dev
+        libomp-19-dev)
 fi
 # Ubuntu 24.04 (GitHub's ubuntu-24.04 runner) names ICU by its version.
 if grep -qs '^ID=ubuntu' /etc/os-release; then

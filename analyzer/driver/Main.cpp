@@ -22,7 +22,10 @@
 #include "report/Output.h"
 #include "report/Paths.h"
 
+#include "api/TableVersions.h"
 #include "clang/Basic/Version.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -248,8 +251,14 @@ std::string displayPath(StringRef Path) {
 }
 
 void printVersion(raw_ostream &OS) {
-  OS << "distlint " << toolVersion() << " (Clang " << CLANG_VERSION_STRING
-     << ")\n";
+  OS << "distlint " << toolVersion() << "\n  LLVM " << LLVM_VERSION_STRING
+     << " (" << llvm::sys::getDefaultTargetTriple() << ")\n  API tables:";
+  const char *Separator = " ";
+  for (const api::TableVersion &T : api::tableVersions()) {
+    OS << Separator << T.Api << " " << T.Releases;
+    Separator = ", ";
+  }
+  OS << "\n";
 }
 } // namespace
 

@@ -2,6 +2,7 @@
 #include "Runner.h"
 #include "Analysis.h"
 #include "CompileCommands.h"
+#include "CompilerFamilies.h"
 #include "Isolation.h"
 #include "RuleDocs.h"
 #include "Speedups.h"
@@ -154,7 +155,7 @@ databaseForFile(const std::string &File, DatabaseCache &Cache,
 }
 
 bool resolveOne(const std::string &File, const DriverOptions &Opts,
-                const std::string &ResourceDir, DatabaseCache &Cache,
+                const ToolchainPaths &Toolchain, DatabaseCache &Cache,
                 CompileJob &Job, std::string &FileError,
                 std::string &FatalError) {
   Job.File = File;
@@ -214,7 +215,10 @@ bool resolveOne(const std::string &File, const DriverOptions &Opts,
                 " does not exist";
     return false;
   }
-  Job.Args = cleanCommandLine(std::move(Argv), ResourceDir,
+  AdaptedCommand Adapted =
+      adaptToClang(std::move(Argv), File, Job.Directory, Toolchain);
+  Job.Adjustments = std::move(Adapted.Notes);
+  Job.Args = cleanCommandLine(std::move(Adapted.Argv), Adapted.ResourceDir,
                               !Opts.ResourceDir.empty(), Opts.ExtraArgsBefore,
                               Opts.ExtraArgs);
   std::string Relaxed = relaxForGcc(Job.Args);
@@ -267,13 +271,16 @@ resolveCompileCommands(const std::vector<std::string> &Files,
                        std::vector<FileError> &FileErrors,
                        std::vector<std::string> &Fatal) {
   DatabaseCache Cache;
-  std::string ResourceDir = findResourceDir(Opts);
+  ToolchainPaths Toolchain;
+  Toolchain.ResourceDir = findResourceDir(Opts);
+  Toolchain.ResourceDirFixed = !Opts.ResourceDir.empty();
+  Toolchain.CudaShimDir = installedCudaShimDir();
   std::vector<CompileJob> Jobs;
   std::set<std::string> FatalSeen;
   for (const std::string &F : Files) {
     CompileJob Job;
     std::string FileError, FatalError;
-    if (resolveOne(normalizePath(F), Opts, ResourceDir, Cache, Job, FileError,
+    if (resolveOne(normalizePath(F), Opts, Toolchain, Cache, Job, FileError,
                    FatalError)) {
       if (Opts.Verbose)
         Opts.Verbose(Job.File, "using " + Job.Origin);

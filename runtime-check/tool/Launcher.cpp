@@ -250,6 +250,28 @@ uint64_t newRunId() {
   return Id ? Id : 1;
 }
 
+namespace {
+/// ld.so splits LD_PRELOAD at spaces and colons, with no escape: a library
+/// under such a path (a package unpacked into "My Tools/") is preloaded
+/// through links in a fresh directory of /tmp instead. Both libraries are
+/// linked: the recorder finds libdistlint-rt-torch.so beside itself. The
+/// links stay (two symlinks), so ranks that start late still find them.
+std::string preloadablePath(const std::string &Library) {
+  if (Library.find_first_of(" :") == std::string::npos)
+    return Library;
+  char Dir[] = "/tmp/distlint-rt-lib-XXXXXX";
+  if (!mkdtemp(Dir))
+    return Library;
+  std::string LibDir = Library.substr(0, Library.rfind('/') + 1);
+  for (const char *Name : {"libdistlint-rt.so", "libdistlint-rt-torch.so"}) {
+    std::string Target = LibDir + Name;
+    if (access(Target.c_str(), R_OK) == 0)
+      symlink(Target.c_str(), (std::string(Dir) + "/" + Name).c_str());
+  }
+  return std::string(Dir) + "/libdistlint-rt.so";
+}
+} // namespace
+
 std::string findPreloadLibrary(const std::string &Argv0) {
   if (const char *Env = std::getenv("DISTLINT_RT_LIB"))
     return Env;
@@ -261,8 +283,8 @@ std::string findPreloadLibrary(const std::string &Argv0) {
        {Dir + "/../lib/libdistlint-rt.so", Dir + "/libdistlint-rt.so"})
     if (access(Candidate.c_str(), R_OK) == 0) {
       char Real[4096];
-      std::string Library =
-          realpath(Candidate.c_str(), Real) ? Real : Candidate;
+      std::string Library = preloadablePath(
+          realpath(Candidate.c_str(), Real) ? Real : Candidate);
 #ifdef DLRT_SANITIZER_RUNTIME
       // A sanitized build: the runtime must come first in every process the
       // library is preloaded into, instrumented or not.

@@ -13,7 +13,7 @@ REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # testdata/include holds headers; testdata/driver holds CLI inputs (broken
 # files, NOLINT misuse) that are not analysis cases.
-NON_CASE_DIRS = ("include", "driver")
+NON_CASE_DIRS = ("include", "driver", "projects")  # projects/: tests/projects
 
 # `path:line:col: severity: message [rule]` (the rule only on findings).
 DIAG_LINE = re.compile(
