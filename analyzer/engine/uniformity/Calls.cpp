@@ -186,6 +186,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   // tensor, a dataset, a loader) has the shape of what it was built from.
   QualType RT = Call->getType();
   T.ShapeKey = isTensorType(RT) ? constantShapeKey(Callee, Args) : 0;
+  if (!T.ShapeKey && isTensorType(RT) && isa<CXXOperatorCallExpr>(Call))
+    T.ShapeKey = scalarOperatorShapeKey(Receiver, Args, S);
   T.ShapePending = false;
   T.ContentOnly =
       T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
@@ -242,6 +244,29 @@ UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
     return Key ? Key : 1;
   }
   return 0;
+}
+
+uint64_t
+UniformityAnalysis::scalarOperatorShapeKey(const Expr *Receiver,
+                                           llvm::ArrayRef<const Expr *> Args,
+                                           const VarState &S) {
+  // `t * 0.5`, `t - 1`: an operator between one tensor and numbers keeps
+  // the tensor's shape; two tensors may broadcast to another one.
+  uint64_t Key = 0;
+  auto Operand = [&](const Expr *A) {
+    if (!isTensorType(A->getType()))
+      return true;
+    if (Key)
+      return false;
+    Key = eval(A, S).ShapeKey;
+    return Key != 0;
+  };
+  if (Receiver && !Operand(Receiver))
+    return 0;
+  for (const Expr *A : Args)
+    if (!Operand(A))
+      return 0;
+  return Key;
 }
 
 bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,

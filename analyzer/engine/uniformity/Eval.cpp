@@ -14,6 +14,26 @@ namespace distlint {
 
 using api::Role;
 
+uint64_t UniformityAnalysis::listShapeKey(const Expr *List,
+                                          const VarState &S) {
+  const Expr *X = strip(List);
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(X))
+    X = strip(SIL->getSubExpr());
+  const auto *ILE = dyn_cast<InitListExpr>(X);
+  if (!ILE || ILE->getNumInits() == 0)
+    return 0;
+  uint64_t Key = 0;
+  for (const Expr *Init : ILE->inits()) {
+    uint64_t K = eval(Init, S).ShapeKey;
+    if (!K || (Key && K != Key))
+      return 0;
+    Key = K;
+  }
+  uint64_t Out = (Key ^ (uint64_t(ILE->getNumInits()) * 0x9e3779b97f4a7c15ull)) *
+                 1099511628211ull;
+  return Out ? Out : 1;
+}
+
 Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
   auto It = S.find(VD);
   if (It != S.end()) {
@@ -155,6 +175,10 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   if (!X)
     return {};
   X = X->IgnoreParens();
+  // Temporaries and their cleanups hold the value they wrap (its shape
+  // and value keys included).
+  if (isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr, ExprWithCleanups>(X))
+    return eval(strip(X), S);
   if (const auto *Cast = dyn_cast<CastExpr>(X)) {
     Taint T = eval(Cast->getSubExpr(), S);
     if (Cast->getCastKind() == CK_PointerToBoolean && T.NonNull)
@@ -375,6 +399,14 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     if (Ctor->getNumArgs() == 0)
       T.UniformContent = !isTensorType(Ctor->getType());
     T.Range.reset();
+    if (isTensorLike(Ctor->getType()) && Ctor->getNumArgs() >= 1) {
+      // A copy has the shape of what it copies; a list of tensors of one
+      // known shape has that shape, as many times as the list is long.
+      if (Ctor->getConstructor()->isCopyOrMoveConstructor())
+        T.ShapeKey = eval(Ctor->getArg(0), S).ShapeKey;
+      else
+        T.ShapeKey = listShapeKey(Ctor->getArg(0), S);
+    }
     return T;
   }
   // Everything else: the join of what it is made of.

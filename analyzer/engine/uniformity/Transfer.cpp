@@ -188,8 +188,12 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
   for (const VarDecl *VD : Vars) {
     if (!VD->hasLocalStorage())
       continue;
+    // The collective agrees on the contents; the shape is what it was.
     Taint T;
     T.UniformContent = true;
+    auto Old = S.find(VD);
+    if (Old != S.end())
+      T.ShapeKey = Old->second.ShapeKey;
     S[VD] = T;
   }
 }

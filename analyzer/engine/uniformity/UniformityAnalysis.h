@@ -82,6 +82,11 @@ private:
                          const VarState &S);
   /// Hash of a tensor result's shape when its size/shape argument is a
   /// constant list; 0 otherwise.
+  /// The shape key of a braced list of tensors that all have one.
+  uint64_t listShapeKey(const clang::Expr *List, const VarState &S);
+  uint64_t scalarOperatorShapeKey(const clang::Expr *Receiver,
+                                  llvm::ArrayRef<const clang::Expr *> Args,
+                                  const VarState &S);
   uint64_t constantShapeKey(const clang::FunctionDecl *Callee,
                             llvm::ArrayRef<const clang::Expr *> Args);
   void assignVar(const clang::VarDecl *VD, Taint T, VarState &S, bool Strong);
