@@ -83,9 +83,18 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   std::optional<StepContext> Step = runsEveryStep(E, Call);
   if (!Step)
     return;
-  if (Sync.Kind != SyncKind::Implicit &&
-      hostReadsSyncedResult(E, Call, Step->Via.empty() ? Step->Loop : nullptr))
-    return; // The host needs it right away.
+  if (Sync.Kind != SyncKind::Implicit) {
+    SyncedResult Use =
+        syncedResultUse(E, Call, Step->Via.empty() ? Step->Loop : nullptr);
+    if (Use == SyncedResult::Read)
+      return; // The host needs it right away.
+    // A helper that waits and hands back a host copy: the step reads it.
+    const auto *Outer =
+        Step->Via.empty() ? nullptr : dyn_cast<CallExpr>(Step->Via.front());
+    if (Use == SyncedResult::Returned && Outer &&
+        hostReadsCallResult(E, Outer, Step->Loop))
+      return;
+  }
 
   const SourceManager &SM = *Result.SourceManager;
   const FunctionDecl *Helper = reportedHelper(E, *Step);

@@ -7,6 +7,7 @@
 #include "Values.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -34,6 +35,33 @@ bool before(const SourceManager &SM, const Stmt *A, const Stmt *B) {
   return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
 }
 
+/// Is this use the value a return statement hands back (copied or moved)?
+bool isReturned(Engine &E, const Expr *Use) {
+  const Stmt *P = E.parentStmt(Use);
+  while (P && (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
+                   CXXBindTemporaryExpr, ExprWithCleanups>(P) ||
+               (isa<CXXConstructExpr>(P) &&
+                cast<CXXConstructExpr>(P)->getNumArgs() == 1)))
+    P = E.parentStmt(P);
+  return isa_and_nonnull<ReturnStmt>(P);
+}
+
+/// The local object whose field an address designates (`&out.value`).
+const VarDecl *addressedObject(const Expr *Arg) {
+  const auto *U = dyn_cast<UnaryOperator>(stripValue(Arg));
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const Expr *X = stripValue(U->getSubExpr());
+  while (const auto *M = dyn_cast<MemberExpr>(X)) {
+    if (M->isArrow())
+      return nullptr;
+    X = stripValue(M->getBase());
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(X);
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  return V && V->hasLocalStorage() ? V : nullptr;
+}
+
 /// Variables that hold what device work queued before Sync produces: host
 /// buffers handed by pointer to library calls (async copies), and host
 /// copies of tensors.
@@ -50,9 +78,12 @@ void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
           Callee && isOpaque(E, Callee)) {
         if (const auto *Call = dyn_cast<CallExpr>(X))
           for (const Expr *Arg : Call->arguments())
-            if (Arg->getType()->isPointerType())
+            if (Arg->getType()->isPointerType()) {
               if (const VarDecl *V = designatedVar(Arg))
                 Pending.insert(V);
+              else if (const VarDecl *B = addressedObject(Arg))
+                Pending.insert(B); // `&out.value`: a field of a local.
+            }
       }
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S); DS && before(SM, S, Sync))
@@ -145,23 +176,26 @@ bool isDeviceWork(Engine &E, const Expr *X) {
   return false;
 }
 
-bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
-  const FunctionDecl *FD = E.enclosingFunction(Sync);
-  FactsRef Facts = E.facts(FD);
-  if (!Facts)
-    return true; // Cannot tell: stay silent.
-  llvm::DenseSet<const VarDecl *> Pending, SyncObjects;
-  pendingResults(E, Loop ? Loop : FD->getBody(), Sync, Pending);
-  deviceVisibleHostMemory(E, FD->getBody(), Pending);
-  for (const Expr *Arg : Sync->arguments())
-    if (const VarDecl *V = designatedVar(Arg))
-      SyncObjects.insert(V);
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Sync))
-    if (const VarDecl *V = designatedVar(MC->getImplicitObjectArgument()))
-      SyncObjects.insert(V);
-
+namespace {
+/// Walks the CFG from just after After (a call in FD) to the next device
+/// work, or the end of the iteration of Loop: does the host read one of
+/// Pending, or use one of SyncObjects in a call that reads it?
+SyncedResult readsAfter(Engine &E, const FunctionFacts &Facts,
+                        const CallExpr *After, const Stmt *Loop,
+                        const llvm::DenseSet<const VarDecl *> &Pending,
+                        const llvm::DenseSet<const VarDecl *> &SyncObjects) {
+  bool HandedBack = false;
   // Returns 1: read found, 0: path ends without a read, -1: keep going.
   auto Visit = [&](const Stmt *S) -> int {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+      // `return out;`: the caller gets the result.
+      llvm::SmallVector<const VarDecl *, 4> Refs;
+      if (Ret->getRetValue())
+        collectVarRefs(Ret->getRetValue(), Refs);
+      for (const VarDecl *V : Refs)
+        HandedBack = HandedBack || Pending.count(V);
+      return 0;
+    }
     if (const auto *X = dyn_cast<Expr>(S)) {
       if (const FunctionDecl *Callee = calleeOf(E, X)) {
         if (E.api().has(Callee, api::Role::TensorRead))
@@ -182,24 +216,26 @@ bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
       }
       if (const auto *DR = dyn_cast<DeclRefExpr>(X))
         if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-            V && Pending.count(V) && !handedToOpaqueCall(E, DR))
-          return 1;
+            V && Pending.count(V) && !handedToOpaqueCall(E, DR)) {
+          if (!isReturned(E, DR))
+            return 1;
+          HandedBack = true;
+        }
     }
     return -1;
   };
-
-  const CFGBlock *Start = Facts->blockOf(Sync);
+  const CFGBlock *Start = Facts.blockOf(After);
   if (!Start)
-    return true;
+    return SyncedResult::Read;
   llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
-  // Begin after the sync inside its block.
-  unsigned Index = 0, SyncIndex = ~0u;
+  // Begin after the call inside its block.
+  unsigned Index = 0, AfterIndex = ~0u;
   for (const CFGElement &El : *Start) {
-    if (auto CS = El.getAs<CFGStmt>(); CS && CS->getStmt() == Sync)
-      SyncIndex = Index;
+    if (auto CS = El.getAs<CFGStmt>(); CS && CS->getStmt() == After)
+      AfterIndex = Index;
     ++Index;
   }
-  Work.push_back({Start, SyncIndex == ~0u ? 0 : SyncIndex + 1});
+  Work.push_back({Start, AfterIndex == ~0u ? 0 : AfterIndex + 1});
   llvm::DenseSet<const CFGBlock *> Seen;
   while (!Work.empty()) {
     auto [B, From] = Work.pop_back_val();
@@ -210,7 +246,7 @@ bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
         continue;
       int R = Visit(CS->getStmt());
       if (R == 1)
-        return true;
+        return SyncedResult::Read;
       if (R == 0)
         Ended = true;
     }
@@ -221,16 +257,67 @@ bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
       continue;
     for (const CFGBlock::AdjacentBlock &Succ : B->succs())
       if (const CFGBlock *SB = Succ.getReachableBlock())
-        if (Seen.insert(SB).second) {
-          if (Loop && SB->getTerminatorStmt() == Loop) {
-            // Still scan the header's own statements (loop condition).
-            Work.push_back({SB, 0});
-            continue;
-          }
-          Work.push_back({SB, 0});
-        }
+        if (Seen.insert(SB).second)
+          Work.push_back({SB, 0}); // A loop header's condition is scanned.
   }
-  return false;
+  return HandedBack ? SyncedResult::Returned : SyncedResult::Unread;
+}
+} // namespace
+
+SyncedResult syncedResultUse(Engine &E, const CallExpr *Sync,
+                             const Stmt *Loop) {
+  const FunctionDecl *FD = E.enclosingFunction(Sync);
+  FactsRef Facts = E.facts(FD);
+  if (!Facts)
+    return SyncedResult::Read; // Cannot tell: stay silent.
+  llvm::DenseSet<const VarDecl *> Pending, SyncObjects;
+  pendingResults(E, Loop ? Loop : FD->getBody(), Sync, Pending);
+  deviceVisibleHostMemory(E, FD->getBody(), Pending);
+  for (const Expr *Arg : Sync->arguments())
+    if (const VarDecl *V = designatedVar(Arg))
+      SyncObjects.insert(V);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Sync))
+    if (const VarDecl *V = designatedVar(MC->getImplicitObjectArgument()))
+      SyncObjects.insert(V);
+  return readsAfter(E, *Facts, Sync, Loop, Pending, SyncObjects);
+}
+
+bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
+  return syncedResultUse(E, Sync, Loop) == SyncedResult::Read;
+}
+
+bool hostReadsCallResult(Engine &E, const CallExpr *Call, const Stmt *Loop) {
+  const FunctionDecl *FD = E.enclosingFunction(Call);
+  FactsRef Facts = E.facts(FD);
+  if (!Facts)
+    return true;
+  llvm::DenseSet<const VarDecl *> Pending, None;
+  pendingResults(E, Loop ? Loop : FD->getBody(), Call, Pending);
+  // What the helper returns: `auto tensors = test.getTensors();`,
+  // `tensors = test.getTensors();`.
+  const Stmt *Child = Call;
+  const Stmt *P = E.parentStmt(Call);
+  while (P && (isa<ExprWithCleanups, MaterializeTemporaryExpr,
+                   CXXBindTemporaryExpr, ImplicitCastExpr, ParenExpr>(P) ||
+               (isa<CXXConstructExpr>(P) &&
+                cast<CXXConstructExpr>(P)->getNumArgs() == 1))) {
+    Child = P;
+    P = E.parentStmt(P);
+  }
+  // An initializer's parent is its variable.
+  for (const auto &Parent : E.context().getParents(*Child))
+    if (const auto *V = Parent.get<VarDecl>())
+      Pending.insert(V);
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+      BO && BO->isAssignmentOp() && BO->getRHS() == Child)
+    if (const VarDecl *V = designatedVar(BO->getLHS()))
+      Pending.insert(V);
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    if (const VarDecl *V = designatedVar(OC->getArg(0)))
+      Pending.insert(V);
+  return readsAfter(E, *Facts, Call, Loop, Pending, None) ==
+         SyncedResult::Read;
 }
 
 } // namespace distlint

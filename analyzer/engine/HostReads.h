@@ -13,11 +13,25 @@
 
 namespace distlint {
 
+/// What the host does with the result of device work queued before Sync,
+/// after Sync and before the next device work: reads it on some path,
+/// returns it to the caller (a helper that waits and hands back a host
+/// copy), or neither. Loop (may be null) bounds the search to its iteration.
+enum class SyncedResult { Read, Returned, Unread };
+SyncedResult syncedResultUse(Engine &E, const clang::CallExpr *Sync,
+                             const clang::Stmt *Loop);
+
 /// Does the host read a result of device work queued before Sync, after
 /// Sync and before the next device work on some path? Loop (may be null)
 /// bounds the search to the current iteration.
 bool hostReadsSyncedResult(Engine &E, const clang::CallExpr *Sync,
                            const clang::Stmt *Loop);
+
+/// Does the host read, right after Call (a helper that synchronizes) and
+/// before the next device work, what the helper returned or what was queued
+/// before it? Loop (may be null) bounds the search to its iteration.
+bool hostReadsCallResult(Engine &E, const clang::CallExpr *Call,
+                         const clang::Stmt *Loop);
 
 /// Does this call queue or wait for device work (collective, training
 /// step, sync, host wait, a user function that does)?
