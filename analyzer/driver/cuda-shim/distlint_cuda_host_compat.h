@@ -18,4 +18,27 @@ DISTLINT_HOST_MINMAX(unsigned long)
 DISTLINT_HOST_MINMAX(long long)
 DISTLINT_HOST_MINMAX(unsigned long long)
 #undef DISTLINT_HOST_MINMAX
+// nvcc defines __CUDACC__ with a value; Clang defines it empty, and CUDA 13
+// and NCCL headers test it with #if.
+#undef __CUDACC__
+#define __CUDACC__ 1
+// Cache-hint loads and stores nvcc has for every type; Clang 19 overloads
+// them for a few builtin types only.
+template <class T> __device__ T __ldcs(const T *);
+template <class T> __device__ T __ldcg(const T *);
+template <class T> __device__ T __ldlu(const T *);
+template <class T> __device__ T __ldcv(const T *);
+template <class T> __device__ void __stcs(T *, T);
+template <class T> __device__ void __stcg(T *, T);
+template <class T> __device__ void __stwb(T *, T);
+template <class T> __device__ void __stwt(T *, T);
+// CUDA 13 replaced cudaMemAdvise's device number with a location; code
+// written for CUDA 12 still passes the number.
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n,
+                                        cudaMemoryAdvise a, int device) {
+  cudaMemLocation loc;
+  loc.type = cudaMemLocationTypeDevice;
+  loc.id = device;
+  return cudaMemAdvise(p, n, a, loc);
+}
 #endif
