@@ -13,6 +13,7 @@
 #include "engine/collectives/Divergence.h"
 #include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
+#include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -47,10 +48,7 @@ bool Engine::isOnSubCommunicator(const CallExpr *Call) {
   const FunctionSummary &S = summary(FD);
   if (!S.CollectivesOnParamComms)
     return false;
-  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
-  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
-      !Args.empty())
-    Args = Args.drop_front();
+  llvm::ArrayRef<const Expr *> Args = splitCall(Call, FD).second;
   for (unsigned I = 0; I < 64; ++I)
     if (S.CollectiveCommParams & (uint64_t(1) << I))
       if (I >= Args.size() || !isSubCommunicator(Args[I]))
@@ -79,11 +77,7 @@ bool Engine::onParamCommunicators(const FunctionDecl *FD,
   const FunctionSummary &Callee = summary(Site.Callee);
   if (!Callee.CollectivesOnParamComms)
     return false;
-  llvm::ArrayRef<const Expr *> Args(Site.Call->getArgs(),
-                                    Site.Call->getNumArgs());
-  if (isa<CXXOperatorCallExpr>(Site.Call) && isa<CXXMethodDecl>(Site.Callee) &&
-      !Args.empty())
-    Args = Args.drop_front();
+  llvm::ArrayRef<const Expr *> Args = splitCall(Site.Call, Site.Callee).second;
   for (unsigned I = 0; I < 64; ++I)
     if (Callee.CollectiveCommParams & (uint64_t(1) << I)) {
       auto J = I < Args.size() ? paramIndex(FD, Args[I]) : std::nullopt;
