@@ -14,6 +14,7 @@
 #include "engine/HostReads.h"
 #include "engine/Loops.h"
 #include "engine/UserCode.h"
+#include "engine/devices/HostDecisions.h"
 #include "engine/devices/Syncs.h"
 #include "fixes/DeviceSyncFixes.h"
 
@@ -83,18 +84,13 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   std::optional<StepContext> Step = runsEveryStep(E, Call);
   if (!Step)
     return;
-  if (Sync.Kind != SyncKind::Implicit) {
-    SyncedResult Use =
-        syncedResultUse(E, Call, Step->Via.empty() ? Step->Loop : nullptr);
-    if (Use == SyncedResult::Read)
-      return; // The host needs it right away.
-    // A helper that waits and hands back a host copy: the step reads it.
-    const auto *Outer =
-        Step->Via.empty() ? nullptr : dyn_cast<CallExpr>(Step->Via.front());
-    if (Use == SyncedResult::Returned && Outer &&
-        hostReadsCallResult(E, Outer, Step->Loop))
-      return;
-  }
+  // The host needs the result right away: in the sync's function, or in
+  // a caller that a helper hands it back to.
+  if (Sync.Kind != SyncKind::Implicit && hostReadsSyncedResult(E, Call, *Step))
+    return;
+  // A copy to the host that a condition tests decides the step.
+  if (Sync.Kind == SyncKind::Implicit && hostDecidesOnCopy(E, Call, *Step))
+    return;
 
   const SourceManager &SM = *Result.SourceManager;
   const FunctionDecl *Helper = reportedHelper(E, *Step);
@@ -114,8 +110,9 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
     if (Via != At)
       Diag.note(Via->getBeginLoc(), "reached in every step through this call");
   if (Helper)
-    Diag.note(Call->getExprLoc(), "the sync inside the helper: '%0' waits "
-                                  "for the device here",
+    Diag.note(Call->getExprLoc(),
+              "the sync inside the helper: '%0' waits "
+              "for the device here",
               {Sync.What});
   if (Sync.Kind == SyncKind::Implicit)
     Diag.note(firstCudaUse(E), "tensors may be on a CUDA device: CUDA is "

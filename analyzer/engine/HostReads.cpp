@@ -1,10 +1,11 @@
 //===- HostReads.cpp ------------------------------------------------------===//
 #include "HostReads.h"
-#include "UserCode.h"
-#include "engine/cfg/CFGFacts.h"
 #include "Construction.h"
 #include "Devices.h"
+#include "UserCode.h"
 #include "Values.h"
+#include "engine/cfg/CFGFacts.h"
+#include "engine/devices/Syncs.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -62,11 +63,66 @@ const VarDecl *addressedObject(const Expr *Arg) {
   return V && V->hasLocalStorage() ? V : nullptr;
 }
 
+/// Where device work leaves a result the host may read: variables, and
+/// fields reached from a variable (`&model->mean_loss`).
+struct PendingPlaces {
+  llvm::DenseSet<const VarDecl *> Vars;
+  llvm::DenseSet<std::pair<const VarDecl *, const FieldDecl *>> Fields;
+
+  /// The place a pointer argument designates: `&x`, `x`, `&out.value` (out),
+  /// `&m->f` / `&m.f` (m's field f), `p + i` (p).
+  void insertPointer(const Expr *Arg) {
+    for (int Depth = 0; Arg && Depth < 8; ++Depth) {
+      if (const VarDecl *V = designatedVar(Arg)) {
+        Vars.insert(V);
+        return;
+      }
+      if (const VarDecl *B = addressedObject(Arg)) {
+        Vars.insert(B); // `&out.value`: a field of a local.
+        return;
+      }
+      const Expr *S = stripValue(Arg)->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(S);
+          U && U->getOpcode() == UO_AddrOf)
+        if (const auto *M =
+                dyn_cast<MemberExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+          if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+            if (const VarDecl *Base = designatedVar(M->getBase())) {
+              Fields.insert({Base, F});
+              return;
+            }
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (!BO || !BO->isAdditiveOp())
+        return;
+      Arg = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                     : BO->getRHS();
+    }
+  }
+  /// Does this expression read one of the places (a variable reference, or
+  /// the field through its variable)?
+  const VarDecl *designates(const Expr *X) const {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && Vars.count(V))
+        return V;
+    if (const auto *M = dyn_cast<MemberExpr>(X))
+      if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+        if (const VarDecl *Base = designatedVar(M->getBase());
+            Base && Fields.count({Base, F}))
+          return Base;
+    return nullptr;
+  }
+  bool holds(const VarDecl *V) const {
+    if (Vars.count(V))
+      return true;
+    return llvm::any_of(Fields, [&](const auto &P) { return P.first == V; });
+  }
+};
+
 /// Variables that hold what device work queued before Sync produces: host
 /// buffers handed by pointer to library calls (async copies), and host
 /// copies of tensors.
 void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
-                    llvm::DenseSet<const VarDecl *> &Pending) {
+                    PendingPlaces &Pending) {
   const SourceManager &SM = E.context().getSourceManager();
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
@@ -78,12 +134,8 @@ void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
           Callee && isOpaque(E, Callee)) {
         if (const auto *Call = dyn_cast<CallExpr>(X))
           for (const Expr *Arg : Call->arguments())
-            if (Arg->getType()->isPointerType()) {
-              if (const VarDecl *V = designatedVar(Arg))
-                Pending.insert(V);
-              else if (const VarDecl *B = addressedObject(Arg))
-                Pending.insert(B); // `&out.value`: a field of a local.
-            }
+            if (Arg->getType()->isPointerType())
+              Pending.insertPointer(Arg);
       }
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S); DS && before(SM, S, Sync))
@@ -94,7 +146,7 @@ void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
               if (const FunctionDecl *Callee = E.resolveCallee(Call))
                 if (E.api().has(Callee, api::Role::ImplicitSync) &&
                     isTensorType(E, V->getType()))
-                  Pending.insert(V);
+                  Pending.Vars.insert(V);
     for (const Stmt *Child : S->children())
       Walk(Child);
   };
@@ -105,7 +157,7 @@ void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
 /// memory, HostVisibleAlloc rows), wherever in the function they were
 /// allocated: a kernel may have written them before any sync.
 void deviceVisibleHostMemory(Engine &E, const Stmt *Body,
-                             llvm::DenseSet<const VarDecl *> &Pending) {
+                             PendingPlaces &Pending) {
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
@@ -115,11 +167,23 @@ void deviceVisibleHostMemory(Engine &E, const Stmt *Body,
                 E.api().find(Callee, api::Role::HostVisibleAlloc))
           if (const VarDecl *V =
                   designatedVar(callArgument(Call, Callee, Row->Args.Out)))
-            Pending.insert(V);
+            Pending.Vars.insert(V);
     for (const Stmt *Child : S->children())
       Walk(Child);
   };
   Walk(Body);
+}
+
+/// Is this use the target of a plain assignment (`x = 0`), not a read?
+bool isOverwritten(Engine &E, const Expr *Use) {
+  const Stmt *Child = Use;
+  const Stmt *P = E.parentStmt(Use);
+  while (P && isa<ParenExpr>(P)) {
+    Child = P;
+    P = E.parentStmt(P);
+  }
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+  return BO && BO->getOpcode() == BO_Assign && BO->getLHS() == Child;
 }
 
 /// Is this use of a variable only an argument to a call we cannot see
@@ -177,14 +241,41 @@ bool isDeviceWork(Engine &E, const Expr *X) {
 }
 
 namespace {
+/// What the host does after one call with the results it may read.
+struct LevelUse {
+  SyncedResult Kind = SyncedResult::Unread;
+  bool ByValue = false;   ///< Handed back as the return value.
+  uint64_t OutParams = 0; ///< Handed back through these parameters.
+};
+
+/// Bit I set when a place lies in (or behind) parameter I of FD that the
+/// caller sees: a pointer or a non-const reference.
+uint64_t outParamsHolding(const FunctionDecl *FD, const PendingPlaces &P) {
+  uint64_t Mask = 0;
+  for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I) {
+    const ParmVarDecl *PD = FD->getParamDecl(I);
+    QualType T = PD->getType();
+    QualType Pointee = T->getPointeeType();
+    // Handles (cudaStream_t, ncclComm_t: pointers to incomplete types)
+    // are not data the device wrote.
+    bool Visible = (T->isPointerType() || T->isReferenceType()) &&
+                   !Pointee.isConstQualified() &&
+                   (Pointee->isVoidType() || !Pointee->isIncompleteType());
+    if (Visible && P.holds(PD))
+      Mask |= uint64_t(1) << I;
+  }
+  return Mask;
+}
+
 /// Walks the CFG from just after After (a call in FD) to the next device
 /// work, or the end of the iteration of Loop: does the host read one of
 /// Pending, or use one of SyncObjects in a call that reads it?
-SyncedResult readsAfter(Engine &E, const FunctionFacts &Facts,
-                        const CallExpr *After, const Stmt *Loop,
-                        const llvm::DenseSet<const VarDecl *> &Pending,
-                        const llvm::DenseSet<const VarDecl *> &SyncObjects) {
-  bool HandedBack = false;
+LevelUse readsAfter(Engine &E, const FunctionDecl *FD,
+                    const FunctionFacts &Facts, const CallExpr *After,
+                    const Stmt *Loop, const PendingPlaces &Pending,
+                    const llvm::DenseSet<const VarDecl *> &SyncObjects,
+                    bool CopiesRead) {
+  LevelUse Out;
   // Returns 1: read found, 0: path ends without a read, -1: keep going.
   auto Visit = [&](const Stmt *S) -> int {
     if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
@@ -193,18 +284,24 @@ SyncedResult readsAfter(Engine &E, const FunctionFacts &Facts,
       if (Ret->getRetValue())
         collectVarRefs(Ret->getRetValue(), Refs);
       for (const VarDecl *V : Refs)
-        HandedBack = HandedBack || Pending.count(V);
+        Out.ByValue = Out.ByValue || Pending.holds(V);
       return 0;
     }
     if (const auto *X = dyn_cast<Expr>(S)) {
       if (const FunctionDecl *Callee = calleeOf(E, X)) {
         if (E.api().has(Callee, api::Role::TensorRead))
           return 1;
+        // Right after the sync, a copy to the host (`t.cpu()`) reads what
+        // it waited for; whether the copy is needed is asked of the copy.
+        if (const auto *Call = dyn_cast<CallExpr>(X);
+            CopiesRead && Call && syncAt(E, Call).Kind == SyncKind::Implicit)
+          return 1;
         if (isDeviceWork(E, X))
           return 0;
         if (const auto *Call = dyn_cast<CallExpr>(X))
           for (const Expr *Arg : Call->arguments())
-            if (const VarDecl *V = designatedVar(Arg); V && SyncObjects.count(V)) {
+            if (const VarDecl *V = designatedVar(Arg);
+                V && SyncObjects.count(V)) {
               // A library call the tables know reads the event or stream
               // (cudaEventElapsedTime); an unknown one that takes the stream
               // launches work on it.
@@ -214,19 +311,20 @@ SyncedResult readsAfter(Engine &E, const FunctionFacts &Facts,
                 return 0;
             }
       }
-      if (const auto *DR = dyn_cast<DeclRefExpr>(X))
-        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-            V && Pending.count(V) && !handedToOpaqueCall(E, DR)) {
-          if (!isReturned(E, DR))
-            return 1;
-          HandedBack = true;
-        }
+      if (Pending.designates(X) && !handedToOpaqueCall(E, X) &&
+          !isOverwritten(E, X)) {
+        if (!isReturned(E, X))
+          return 1;
+        Out.ByValue = true;
+      }
     }
     return -1;
   };
   const CFGBlock *Start = Facts.blockOf(After);
-  if (!Start)
-    return SyncedResult::Read;
+  if (!Start) {
+    Out.Kind = SyncedResult::Read;
+    return Out;
+  }
   llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
   // Begin after the call inside its block.
   unsigned Index = 0, AfterIndex = ~0u;
@@ -245,8 +343,10 @@ SyncedResult readsAfter(Engine &E, const FunctionFacts &Facts,
       if (!CS)
         continue;
       int R = Visit(CS->getStmt());
-      if (R == 1)
-        return SyncedResult::Read;
+      if (R == 1) {
+        Out.Kind = SyncedResult::Read;
+        return Out;
+      }
       if (R == 0)
         Ended = true;
     }
@@ -260,17 +360,21 @@ SyncedResult readsAfter(Engine &E, const FunctionFacts &Facts,
         if (Seen.insert(SB).second)
           Work.push_back({SB, 0}); // A loop header's condition is scanned.
   }
-  return HandedBack ? SyncedResult::Returned : SyncedResult::Unread;
+  // What the device wrote through a parameter the caller passed is the
+  // caller's to read.
+  Out.OutParams = outParamsHolding(FD, Pending);
+  if (Out.ByValue || Out.OutParams)
+    Out.Kind = SyncedResult::Returned;
+  return Out;
 }
-} // namespace
 
-SyncedResult syncedResultUse(Engine &E, const CallExpr *Sync,
-                             const Stmt *Loop) {
+LevelUse useAfterSync(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
   const FunctionDecl *FD = E.enclosingFunction(Sync);
   FactsRef Facts = E.facts(FD);
   if (!Facts)
-    return SyncedResult::Read; // Cannot tell: stay silent.
-  llvm::DenseSet<const VarDecl *> Pending, SyncObjects;
+    return {SyncedResult::Read}; // Cannot tell: stay silent.
+  PendingPlaces Pending;
+  llvm::DenseSet<const VarDecl *> SyncObjects;
   pendingResults(E, Loop ? Loop : FD->getBody(), Sync, Pending);
   deviceVisibleHostMemory(E, FD->getBody(), Pending);
   for (const Expr *Arg : Sync->arguments())
@@ -279,45 +383,85 @@ SyncedResult syncedResultUse(Engine &E, const CallExpr *Sync,
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Sync))
     if (const VarDecl *V = designatedVar(MC->getImplicitObjectArgument()))
       SyncObjects.insert(V);
-  return readsAfter(E, *Facts, Sync, Loop, Pending, SyncObjects);
+  return readsAfter(E, FD, *Facts, Sync, Loop, Pending, SyncObjects,
+                    /*CopiesRead=*/true);
+}
+
+/// The caller's side of a helper that handed results back (Inner): the
+/// variable its return value goes to, and what it passed for the out-
+/// parameters; then does the host read them after Call?
+LevelUse useAfterCall(Engine &E, const CallExpr *Call, const Stmt *Loop,
+                      const LevelUse &Inner) {
+  const FunctionDecl *FD = E.enclosingFunction(Call);
+  FactsRef Facts = E.facts(FD);
+  if (!Facts)
+    return {SyncedResult::Read};
+  PendingPlaces Pending;
+  pendingResults(E, Loop ? Loop : FD->getBody(), Call, Pending);
+  deviceVisibleHostMemory(E, FD->getBody(), Pending);
+  const FunctionDecl *Callee = E.resolveCallee(Call);
+  for (unsigned I = 0; Callee && I < 64; ++I)
+    if (Inner.OutParams & (uint64_t(1) << I))
+      if (const Expr *Arg = callArgument(Call, Callee, I)) {
+        Pending.insertPointer(Arg);
+        if (const VarDecl *V = baseVar(Arg)) // A reference parameter.
+          Pending.Vars.insert(V);
+      }
+  if (Inner.ByValue) {
+    // `auto tensors = test.getTensors();`, `tensors = test.getTensors();`.
+    const Stmt *Child = Call;
+    const Stmt *P = E.parentStmt(Call);
+    while (P && (isa<ExprWithCleanups, MaterializeTemporaryExpr,
+                     CXXBindTemporaryExpr, ImplicitCastExpr, ParenExpr>(P) ||
+                 (isa<CXXConstructExpr>(P) &&
+                  cast<CXXConstructExpr>(P)->getNumArgs() == 1))) {
+      Child = P;
+      P = E.parentStmt(P);
+    }
+    // An initializer's parent is its variable.
+    for (const auto &Parent : E.context().getParents(*Child))
+      if (const auto *V = Parent.get<VarDecl>())
+        Pending.Vars.insert(V);
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+        BO && BO->isAssignmentOp() && BO->getRHS() == Child)
+      if (const VarDecl *V = designatedVar(BO->getLHS()))
+        Pending.Vars.insert(V);
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (const VarDecl *V = designatedVar(OC->getArg(0)))
+        Pending.Vars.insert(V);
+    // `return helper();`: handed on again.
+    if (isa_and_nonnull<ReturnStmt>(P))
+      return {SyncedResult::Returned, true, 0};
+  }
+  return readsAfter(E, FD, *Facts, Call, Loop, Pending, {},
+                    /*CopiesRead=*/false);
+}
+} // namespace
+
+SyncedResult syncedResultUse(Engine &E, const CallExpr *Sync,
+                             const Stmt *Loop) {
+  return useAfterSync(E, Sync, Loop).Kind;
 }
 
 bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
   return syncedResultUse(E, Sync, Loop) == SyncedResult::Read;
 }
 
-bool hostReadsCallResult(Engine &E, const CallExpr *Call, const Stmt *Loop) {
-  const FunctionDecl *FD = E.enclosingFunction(Call);
-  FactsRef Facts = E.facts(FD);
-  if (!Facts)
-    return true;
-  llvm::DenseSet<const VarDecl *> Pending, None;
-  pendingResults(E, Loop ? Loop : FD->getBody(), Call, Pending);
-  // What the helper returns: `auto tensors = test.getTensors();`,
-  // `tensors = test.getTensors();`.
-  const Stmt *Child = Call;
-  const Stmt *P = E.parentStmt(Call);
-  while (P && (isa<ExprWithCleanups, MaterializeTemporaryExpr,
-                   CXXBindTemporaryExpr, ImplicitCastExpr, ParenExpr>(P) ||
-               (isa<CXXConstructExpr>(P) &&
-                cast<CXXConstructExpr>(P)->getNumArgs() == 1))) {
-    Child = P;
-    P = E.parentStmt(P);
+bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync,
+                           const StepContext &Step) {
+  LevelUse Use = useAfterSync(E, Sync, Step.Via.empty() ? Step.Loop : nullptr);
+  // Up the calls from the loop to the sync, innermost first, while each
+  // hands the results back to its caller.
+  for (size_t K = Step.Via.size(); K-- > 0;) {
+    if (Use.Kind != SyncedResult::Returned)
+      break;
+    const auto *Call = dyn_cast<CallExpr>(Step.Via[K]);
+    if (!Call)
+      return false; // A lambda run by the loop: nothing reads its result.
+    Use = useAfterCall(E, Call, K == 0 ? Step.Loop : nullptr, Use);
   }
-  // An initializer's parent is its variable.
-  for (const auto &Parent : E.context().getParents(*Child))
-    if (const auto *V = Parent.get<VarDecl>())
-      Pending.insert(V);
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
-      BO && BO->isAssignmentOp() && BO->getRHS() == Child)
-    if (const VarDecl *V = designatedVar(BO->getLHS()))
-      Pending.insert(V);
-  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
-      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-    if (const VarDecl *V = designatedVar(OC->getArg(0)))
-      Pending.insert(V);
-  return readsAfter(E, *Facts, Call, Loop, Pending, None) ==
-         SyncedResult::Read;
+  return Use.Kind == SyncedResult::Read;
 }
 
 } // namespace distlint

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "Engine.h"
+#include "Loops.h"
 
 namespace distlint {
 
@@ -27,11 +28,12 @@ SyncedResult syncedResultUse(Engine &E, const clang::CallExpr *Sync,
 bool hostReadsSyncedResult(Engine &E, const clang::CallExpr *Sync,
                            const clang::Stmt *Loop);
 
-/// Does the host read, right after Call (a helper that synchronizes) and
-/// before the next device work, what the helper returned or what was queued
-/// before it? Loop (may be null) bounds the search to its iteration.
-bool hostReadsCallResult(Engine &E, const clang::CallExpr *Call,
-                         const clang::Stmt *Loop);
+/// The same for a sync that runs every step of Step.Loop, in the loop's
+/// function or in a helper: where a helper hands the results back (returns
+/// them, or the device wrote them through a pointer or reference its caller
+/// passed), the caller's reads after the call count, up to the loop.
+bool hostReadsSyncedResult(Engine &E, const clang::CallExpr *Sync,
+                           const StepContext &Step);
 
 /// Does this call queue or wait for device work (collective, training
 /// step, sync, host wait, a user function that does)?
