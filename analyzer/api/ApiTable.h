@@ -286,6 +286,13 @@ llvm::ArrayRef<ApiEntry> cudaTable();
 llvm::ArrayRef<ApiEntry> torchTable();
 llvm::ArrayRef<ApiEntry> stdTable();
 
+/// A broadcast: the root's buffer arrives in every member's receive buffer
+/// (MPI_Bcast, ncclBroadcast), so afterwards it holds the root's values.
+inline bool isBroadcast(const ApiEntry &Row) {
+  return Row.TheRole == Role::Collective && Row.Args.Root >= 0 &&
+         Row.Args.Recv >= 0 && Row.Args.RecvVaries < 0;
+}
+
 /// Rows the user declared in a config file (extra rank sources, collective
 /// wrappers). Owned strings, converted into ApiEntry rows by ApiIndex.
 struct UserApi {

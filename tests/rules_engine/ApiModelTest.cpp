@@ -85,6 +85,8 @@ public:
   bool isSubCommunicator(const Expr *Comm) override {
     return llvm::is_contained(SubComms, Comm);
   }
+  unsigned Broadcasts = 0;
+  void receiveBroadcast(const api::ApiEntry &) override { ++Broadcasts; }
 };
 
 class ApiModelTest : public ::testing::Test {
@@ -161,6 +163,22 @@ TEST_F(ApiModelTest, CollectiveResultIsUniformAndItsBufferBecomesUniform) {
   ASSERT_EQ(Env.Uniform.size(), 1u);
   EXPECT_EQ(Env.Uniform[0], St.Args[0]);
   EXPECT_TRUE(Env.Assigned.empty());
+  EXPECT_EQ(Env.Broadcasts, 0u); // No root: not a broadcast.
+}
+
+TEST_F(ApiModelTest, BroadcastNamesWhatItsReceiveBufferHolds) {
+  // send(0).recv(0).root(1): the root's buffer arrives in every member's.
+  Site St = site("@reduce", "reduce");
+  RecordingEnv Env;
+  effects(Role::Collective, St,
+          row(Role::Collective, A.send(0).recv(0).root(1)), Env);
+  EXPECT_EQ(Env.Uniform.size(), 1u);
+  EXPECT_EQ(Env.Broadcasts, 1u);
+  // A gather's root receives what differs per rank: not a broadcast.
+  RecordingEnv Gather;
+  effects(Role::Collective, St,
+          row(Role::Collective, A.send(0).recvVaries(0).root(1)), Gather);
+  EXPECT_EQ(Gather.Broadcasts, 0u);
 }
 
 TEST_F(ApiModelTest, RankSourceReturnsTheRankOrWritesItThroughOut) {

@@ -38,14 +38,19 @@ std::vector<Taint> generatedValues() {
   const uint64_t ParamMasks[] = {0, 0b101, 0b010};
   const uint64_t ShapeKeys[] = {0, 11, 42};
   const uint64_t ValueKeys[] = {0, 17, 99};
-  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2, 3};
+  const uint64_t MessageKeys[] = {0, 23, 57};
+  // (RootKey, RootRank): none, or element 31 sent by rank 0 or by rank 1.
+  const std::pair<uint64_t, int64_t> RootKeys[] = {{0, -1}, {31, 0}, {31, 1}};
+  static const char CopySource = 0;
+  const auto *Copied = reinterpret_cast<const clang::VarDecl *>(&CopySource);
+  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2, 3, 3, 3, 2};
   uint64_t Product = 1;
   for (uint64_t R : Radix)
     Product *= R;
   std::vector<Taint> Out;
   auto Make = [&](uint64_t N) {
-    unsigned D[14];
-    for (int I = 0; I < 14; ++I) {
+    unsigned D[17];
+    for (int I = 0; I < 17; ++I) {
       D[I] = unsigned(N % Radix[I]);
       N /= Radix[I];
     }
@@ -69,14 +74,19 @@ std::vector<Taint> generatedValues() {
     T.ShapePending = D[11];
     T.IsRank = D[12];
     T.ValueKey = ValueKeys[D[13]];
+    T.MessageKey = MessageKeys[D[14]];
+    T.RootKey = RootKeys[D[15]].first;
+    T.RootRank = RootKeys[D[15]].second;
+    T.CopyOf = D[16] ? Copied : nullptr;
     return T;
   };
-  // 7919 is prime, so coprime to every radix: consecutive samples change
+  // 1000003 is prime, so coprime to every radix, and large enough that the
+  // highest digits take every value too: consecutive samples change
   // every component.
   for (uint64_t I = 0; I < 400; ++I)
-    Out.push_back(Make((I * 7919) % Product));
+    Out.push_back(Make((I * 1000003) % Product));
   // Each component alone, against the default value.
-  for (int I = 0, Mul = 1; I < 14; Mul *= int(Radix[I]), ++I)
+  for (int I = 0, Mul = 1; I < 17; Mul *= int(Radix[I]), ++I)
     for (uint64_t V = 1; V < Radix[I]; ++V)
       Out.push_back(Make(V * uint64_t(Mul)));
   return Out;
@@ -152,6 +162,9 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) { return T.singleValue(); }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.IsRank && T.Vary; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.ValueKey == 17; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.MessageKey == 57; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.RootRank == 1; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.CopyOf != nullptr; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.knownValue() && T.ValueKey; }));
   auto Merged = wellFormedValues();
   EXPECT_GT(std::count_if(Merged.begin(), Merged.end(),
@@ -359,6 +372,8 @@ std::vector<VarState> statesWithFields(const std::vector<Taint> &Values) {
     Out.push_back({{V, Values[I]}, {StateKey(V, F), Values[I + 1]}});
     Out.push_back({{StateKey(V, F), Values[I + 2]}, {StateKey(V, G), Values[I]}});
     Out.push_back({{V, Values[I + 1]}});
+    // Element entries (`B[8] = n`) are parts too.
+    Out.push_back({{V, Values[I]}, {StateKey::element(V, 8), Values[I + 2]}});
   }
   return Out;
 }
@@ -374,7 +389,7 @@ TEST(VarStateLattice, AgreedFieldsHoldOnlyWhereEveryPathHoldsThem) {
       ASSERT_TRUE(sameState(J, joinStates(B, A)));
       ASSERT_TRUE(sameState(M, mergePathStates(B, A)));
       for (const auto &[Key, T] : M)
-        if (Key.Field)
+        if (Key.isPart())
           ASSERT_TRUE(A.count(Key) && B.count(Key));
       for (const VarState &C : States) {
         ASSERT_TRUE(sameState(joinStates(J, C), joinStates(A, joinStates(B, C))));
@@ -388,7 +403,10 @@ TEST(VarStateLattice, AgreedFieldsHoldOnlyWhereEveryPathHoldsThem) {
   auto *V = reinterpret_cast<const clang::VarDecl *>(&Keys[0]);
   auto *W = reinterpret_cast<const clang::VarDecl *>(&Keys[1]);
   auto *F = reinterpret_cast<const clang::FieldDecl *>(&Keys[2]);
-  VarState S{{V, Taint()}, {StateKey(V, F), Taint()}, {StateKey(W, F), Taint()}};
+  VarState S{{V, Taint()},
+             {StateKey(V, F), Taint()},
+             {StateKey::element(V, 3), Taint()},
+             {StateKey(W, F), Taint()}};
   forgetFieldsOf(S, V);
   EXPECT_EQ(S.size(), 2u);
   EXPECT_TRUE(S.count(V) && S.count(StateKey(W, F)));

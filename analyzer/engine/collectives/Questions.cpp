@@ -59,7 +59,8 @@ bool Engine::isOnSubCommunicator(const CallExpr *Call) {
 namespace {
 /// The parameter of FD that Comm names, if it is one.
 std::optional<unsigned> paramIndex(const FunctionDecl *FD, const Expr *Comm) {
-  const auto *PD = dyn_cast_or_null<ParmVarDecl>(Comm ? baseVar(Comm) : nullptr);
+  const auto *PD =
+      dyn_cast_or_null<ParmVarDecl>(Comm ? baseVar(Comm) : nullptr);
   if (!PD || PD->getDeclContext() != FD || PD->getFunctionScopeIndex() >= 64)
     return std::nullopt;
   return PD->getFunctionScopeIndex();
@@ -440,7 +441,9 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
     if (isa<CXXDefaultArgExpr>(Arg))
       continue;
     UniformityAnswer A = uniformity(Arg);
-    if (!A.Uniform && A.Origin)
+    if (!A.Uniform && A.Origin &&
+        !collectives::argumentAgreedByRankClasses(
+            *this, enclosingFunction(Collective), Collective, Idx))
       Out.push_back({Name, Arg, *A.Origin});
   }
   // Tensors (c10d): the shapes each rank contributes must agree.

@@ -9,7 +9,9 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -22,9 +24,21 @@ namespace {
 /// the uniformity analysis knows of its leaves (the rank, a * W + c, or
 /// nothing), combined by the C++ operators around them.
 struct CondExpr {
-  enum class Kind : uint8_t { Unknown, Value, Rank, Unary, Binary, Choose };
+  /// Named: a value every rank holds alike, known by name only (a
+  /// broadcast's element; for the root alone, what it sent: Rank).
+  enum class Kind : uint8_t {
+    Unknown,
+    Value,
+    Rank,
+    Named,
+    Unary,
+    Binary,
+    Choose
+  };
   Kind K = Kind::Unknown;
-  LinearBound V; ///< Value: V.W * W + V.C.
+  LinearBound V;        ///< Value: V.W * W + V.C.
+  uint64_t Name = 0;    ///< Named.
+  int64_t NamedOn = -1; ///< Named: valid on this rank only (-1: on all).
   unsigned Op = 0;
   std::vector<CondExpr> Kids;
 
@@ -51,6 +65,7 @@ std::optional<int64_t> evaluate(const CondExpr &X, const RankClass &C) {
   using K = CondExpr::Kind;
   switch (X.K) {
   case K::Unknown:
+  case K::Named:
     return std::nullopt;
   case K::Value: {
     int64_t Scaled = 0, Out = 0;
@@ -167,6 +182,80 @@ const Expr *conditionOf(const Stmt *T) {
   return nullptr;
 }
 
+/// The part of its condition a branch block tests: the right operand of a
+/// `&&` / `||` condition (the left one has its own block), the left operand
+/// of a logical operator that terminates a block.
+const Expr *testedAtom(const Stmt *T) {
+  const Expr *X = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(T))
+    X = B->isLogicalOp() ? B->getLHS() : nullptr;
+  else
+    X = conditionOf(T);
+  while (X) {
+    const auto *B = dyn_cast<BinaryOperator>(X->IgnoreParenImpCasts());
+    if (!B || !B->isLogicalOp())
+      break;
+    X = B->getRHS();
+  }
+  return X;
+}
+
+/// A name for the atom a choice tests, for the ranks of class C: the same
+/// on every class where it reads the same named values, and whether the
+/// options are swapped against it (`!deflt` tests `deflt`); nullopt when a
+/// leaf is unknown, the rank, or named for another rank only.
+std::optional<std::pair<uint64_t, bool>> atomName(const CondExpr &X,
+                                                  const RankClass &C) {
+  using K = CondExpr::Kind;
+  const CondExpr *A = &X;
+  bool Flipped = false;
+  auto IsZero = [](const CondExpr &V) {
+    return V.K == K::Value && V.V.W == 0 && V.V.C == 0;
+  };
+  for (;;) {
+    if (A->K == K::Unary && A->Op == UO_LNot) {
+      Flipped = !Flipped;
+      A = &A->Kids[0];
+    } else if (A->K == K::Binary && (A->Op == BO_NE || A->Op == BO_EQ) &&
+               (IsZero(A->Kids[0]) || IsZero(A->Kids[1]))) {
+      Flipped = A->Op == BO_EQ ? !Flipped : Flipped;
+      A = IsZero(A->Kids[1]) ? &A->Kids[0] : &A->Kids[1];
+    } else {
+      break;
+    }
+  }
+  bool AnyName = false;
+  std::function<std::optional<uint64_t>(const CondExpr &)> Hash =
+      [&](const CondExpr &N) -> std::optional<uint64_t> {
+    switch (N.K) {
+    case K::Unknown:
+    case K::Rank:
+      return std::nullopt;
+    case K::Value:
+      return llvm::hash_combine(1, N.V.W, N.V.C);
+    case K::Named:
+      if (N.NamedOn >= 0 && N.NamedOn != C.Rank)
+        return std::nullopt;
+      AnyName = true;
+      return llvm::hash_combine(2, N.Name);
+    default:
+      break;
+    }
+    llvm::hash_code H = llvm::hash_combine(3, unsigned(N.K), N.Op);
+    for (const CondExpr &Kid : N.Kids) {
+      auto KH = Hash(Kid);
+      if (!KH)
+        return std::nullopt;
+      H = llvm::hash_combine(H, *KH);
+    }
+    return static_cast<uint64_t>(size_t(H));
+  };
+  auto H = Hash(*A);
+  if (!H || !AnyName)
+    return std::nullopt;
+  return std::make_pair(*H, Flipped);
+}
+
 /// Builds CondExprs from the uniformity state at one branch.
 class CondBuilder {
 public:
@@ -260,12 +349,40 @@ private:
       Out.V = T.Range->Lo;
       return Out;
     }
+    const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
     // `const bool is_root = rank == 0;`: the flag is its definition.
-    if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
-      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
-          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
-        if (const Expr *Init = soleDefinition(E, VD))
-          return build(Init, Depth + 1);
+    if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+      if (const Expr *Init = soleDefinition(E, VD)) {
+        CondExpr Def = build(Init, Depth + 1);
+        if (Def.mentionsRank())
+          return Def;
+      }
+    // A value known by name: what the variable holds here (a read of it
+    // is named by the variable, not by its value, in the data-flow).
+    if (VD) {
+      auto It = S.find(VD);
+      // What a broadcast's root sent is named as its receivers read it.
+      if (It != S.end() && It->second.RootKey) {
+        Out.K = CondExpr::Kind::Named;
+        Out.Name = It->second.RootKey;
+        Out.NamedOn = It->second.RootRank;
+        return Out;
+      }
+      if (It != S.end() && It->second.knownValue() && It->second.ValueKey) {
+        Out.K = CondExpr::Kind::Named;
+        Out.Name = It->second.ValueKey;
+        return Out;
+      }
+    }
+    if (!T.Vary && !T.Params && T.ValueKey) {
+      Out.K = CondExpr::Kind::Named;
+      Out.Name = T.ValueKey;
+      return Out;
+    }
+    if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+      if (const Expr *Init = soleDefinition(E, VD))
+        return build(Init, Depth + 1);
     return Out;
   }
 };
@@ -287,6 +404,22 @@ private:
   Engine &E;
   /// Condition of each branch met in the tree (nullopt: not readable).
   llvm::DenseMap<const Stmt *, std::optional<CondExpr>> Conds;
+  /// The atom each branch tests (testedAtom), where it reads named values.
+  llvm::DenseMap<const Stmt *, CondExpr> Atoms;
+  /// Two-way choices that a class may name by their atom instead of their
+  /// statement, and the branches some class could not (Unnamed) or could
+  /// (Named) name that way.
+  llvm::SmallPtrSet<const Node *, 8> Nameable;
+  llvm::SmallPtrSet<const Stmt *, 8> Named, Unnamed;
+  /// Ranks some atom's names are valid on alone (CondExpr::NamedOn).
+  std::set<int64_t> NamingRanks;
+  /// Collective tokens whose count or root argument holds a named value
+  /// (the leaf for each; Kind::Unknown where not named).
+  struct ArgNames {
+    CondExpr Count, Root;
+  };
+  llvm::DenseMap<const Node *, ArgNames> TokenArgs;
+  void nameArguments(const Node &N);
   /// Choice nodes whose condition may be decided, in the order first met.
   std::vector<const Node *> Choices;
   llvm::DenseMap<const Node *, unsigned> ChoiceIndex;
@@ -302,6 +435,8 @@ private:
   int decide(const Node &N, const RankClass &C);
   NodeRef resolve(const NodeRef &N, const std::vector<int> &Decisions,
                   llvm::DenseMap<const Node *, NodeRef> &Memo);
+  /// The class whose tree resolve() builds.
+  const RankClass *Class = nullptr;
 };
 
 const std::optional<CondExpr> &
@@ -325,8 +460,56 @@ RankClassComparer::conditionAt(const Stmt *Term) {
   UniformityAnalysis U(E, FD, *R);
   VarState S = U.stateBefore(B, Term);
   CondExpr X = CondBuilder(E, U, S).build(Cond);
+  CondExpr Atom = CondBuilder(E, U, S).build(testedAtom(Term));
+  std::function<bool(const CondExpr &)> HasName = [&](const CondExpr &N) {
+    if (N.K == CondExpr::Kind::Named && N.NamedOn >= 0)
+      NamingRanks.insert(N.NamedOn);
+    bool Kids = false;
+    for (const CondExpr &K : N.Kids)
+      Kids = HasName(K) || Kids;
+    return N.K == CondExpr::Kind::Named || Kids;
+  };
+  if (HasName(Atom))
+    Atoms[Term] = std::move(Atom);
   // The map may have grown while the state was replayed: look up again.
   return Conds[Term] = std::move(X);
+}
+
+void RankClassComparer::nameArguments(const Node &N) {
+  const Token &T = N.Tok;
+  if (!T.Call || !T.Op || (T.Count.known() && T.Root.known()))
+    return;
+  const FunctionDecl *FD = E.enclosingFunction(T.Call);
+  ResidentResult R = FD ? E.P->resident(FD) : ResidentResult();
+  if (!R)
+    return;
+  const CFGBlock *B = R.facts().blockOf(T.Call);
+  if (!B)
+    return;
+  auto ArgAt = [&](int I) -> const Expr * {
+    return I >= 0 && I < (int)T.Call->getNumArgs() ? T.Call->getArg(I)
+                                                   : nullptr;
+  };
+  const Expr *Count = T.Count.known() ? nullptr : ArgAt(T.Op->Args.Count);
+  const Expr *Root = T.Root.known() ? nullptr : ArgAt(T.Op->Args.Root);
+  if (!Count && !Root)
+    return;
+  UniformityAnalysis U(E, FD, *R);
+  VarState S = U.stateBefore(B, T.Call);
+  ArgNames Names;
+  auto Leaf = [&](const Expr *X) {
+    CondExpr L = X ? CondBuilder(E, U, S).build(X) : CondExpr();
+    if (L.K != CondExpr::Kind::Named)
+      return CondExpr();
+    if (L.NamedOn >= 0)
+      NamingRanks.insert(L.NamedOn);
+    return L;
+  };
+  Names.Count = Leaf(Count);
+  Names.Root = Leaf(Root);
+  if (Names.Count.K == CondExpr::Kind::Named ||
+      Names.Root.K == CondExpr::Kind::Named)
+    TokenArgs[&N] = std::move(Names);
 }
 
 void RankClassComparer::collect(const NodeRef &N,
@@ -345,6 +528,15 @@ void RankClassComparer::collect(const NodeRef &N,
       Choices.push_back(N.get());
     }
   }
+  if (N->Kind == NodeKind::Token && N->Tok.Kind == TokenKind::Collective)
+    nameArguments(*N);
+  // A two-way branch on a value every rank holds alike: classes that
+  // read it by the same name make the same choice.
+  if (N->Kind == NodeKind::Alt && N->Source.Term && N->Kids.size() == 2 &&
+      N->Source.Succ.size() == 2 && N->Source.Succ[0] == 0 &&
+      N->Source.Succ[1] == 1 && conditionAt(N->Source.Term) &&
+      Atoms.count(N->Source.Term))
+    Nameable.insert(N.get());
   for (const NodeRef &K : N->Kids)
     collect(K, Seen);
 }
@@ -390,6 +582,21 @@ int RankClassComparer::decide(const Node &N, const RankClass &C) {
 NodeRef
 RankClassComparer::resolve(const NodeRef &N, const std::vector<int> &Decisions,
                            llvm::DenseMap<const Node *, NodeRef> &Memo) {
+  if (N && N->Kind == NodeKind::Token) {
+    // The class's names of its count and root arguments.
+    auto Args = TokenArgs.find(N.get());
+    if (Args == TokenArgs.end())
+      return N;
+    Token T = N->Tok;
+    auto Rename = [&](const CondExpr &L, ArgKey &K) {
+      if (L.K == CondExpr::Kind::Named &&
+          (L.NamedOn < 0 || L.NamedOn == Class->Rank))
+        K = ArgKey::named(L.Name);
+    };
+    Rename(Args->second.Count, T.Count);
+    Rename(Args->second.Root, T.Root);
+    return Node::token(std::move(T));
+  }
   if (!N || N->Kids.empty())
     return N;
   auto Known = Memo.find(N.get());
@@ -398,11 +605,23 @@ RankClassComparer::resolve(const NodeRef &N, const std::vector<int> &Decisions,
   NodeRef Out = N;
   auto Idx = ChoiceIndex.find(N.get());
   int Decision = Idx == ChoiceIndex.end() ? -1 : Decisions[Idx->second];
+  std::optional<std::pair<uint64_t, bool>> Name;
   if (N->Kind == NodeKind::Alt && Decision >= 0) {
     Out = resolve(N->Kids[Decision], Decisions, Memo);
+  } else if (N->Kind == NodeKind::Alt && Nameable.count(N.get()) &&
+             (Name = atomName(Atoms.find(N->Source.Term)->second, *Class))) {
+    NodeRef Yes = resolve(N->Kids[0], Decisions, Memo);
+    NodeRef No = resolve(N->Kids[1], Decisions, Memo);
+    if (Name->second)
+      std::swap(Yes, No);
+    Named.insert(N->Source.Term);
+    Out = Node::alt(ChoiceKey{Name->first, /*Uniform=*/true}, {Yes, No},
+                    N->Source);
   } else if (N->Kind == NodeKind::Loop && Decision == 0) {
     Out = Node::empty();
   } else {
+    if (N->Kind == NodeKind::Alt && !N->Key.Uniform && N->Source.Term)
+      Unnamed.insert(N->Source.Term);
     std::vector<NodeRef> Kids;
     bool Changed = false;
     for (const NodeRef &K : N->Kids) {
@@ -461,11 +680,15 @@ ClassComparison RankClassComparer::run(const FunctionDecl *FD) {
       std::vector<int> Decisions;
       for (const Node *N : Choices)
         Decisions.push_back(decide(*N, C));
+      // A rank that names values the others cannot (a broadcast's root)
+      // is a class of its own.
+      Decisions.push_back(NamingRanks.count(R) ? int(R) : -1);
       Distinct.try_emplace(std::move(Decisions), C);
     }
     std::vector<std::pair<NodeRef, RankClass>> Trees;
     for (const auto &[Decisions, C] : Distinct) {
       llvm::DenseMap<const Node *, NodeRef> Memo;
+      Class = &C;
       Trees.push_back({resolve(Tree, Decisions, Memo), C});
     }
     for (size_t I = 0; I < Trees.size() && !Budget.Exhausted; ++I)
@@ -499,6 +722,11 @@ ClassComparison RankClassComparer::run(const FunctionDecl *FD) {
     if (All)
       Out.Decided.insert(Term);
   }
+  // Branches every class that reaches them made by the names of the values
+  // they test.
+  for (const Stmt *Term : Named)
+    if (!Unnamed.count(Term))
+      Out.Decided.insert(Term);
   return Out;
 }
 
@@ -517,6 +745,17 @@ bool ruledOutByRankClasses(Engine &E, const FunctionDecl *FD,
     return false;
   const ClassComparison &C = compareRankClasses(E, FD);
   return C.Finished && C.Decided.count(Branch) &&
+         C.Trace.Matched.count(Collective) &&
+         !C.Trace.AfterDifference.count(Collective);
+}
+
+bool argumentAgreedByRankClasses(Engine &E, const FunctionDecl *FD,
+                                 const CallExpr *Collective, int ArgIndex) {
+  if (!FD)
+    return false;
+  const ClassComparison &C = compareRankClasses(E, FD);
+  auto It = C.Trace.NamedAlike.find({Collective, ArgIndex});
+  return C.Finished && It != C.Trace.NamedAlike.end() && It->second &&
          C.Trace.Matched.count(Collective) &&
          !C.Trace.AfterDifference.count(Collective);
 }

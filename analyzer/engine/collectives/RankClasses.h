@@ -72,6 +72,12 @@ const ClassComparison &compareRankClasses(Engine &E,
 bool ruledOutByRankClasses(Engine &E, const clang::FunctionDecl *FD,
                            const clang::Stmt *Branch,
                            const clang::CallExpr *Collective);
+/// Does every pair of rank classes that issue Collective (an API call of
+/// FD) at the same position pass it, as argument ArgIndex, values of one
+/// name (a broadcast's element that each class reads its own way)?
+bool argumentAgreedByRankClasses(Engine &E, const clang::FunctionDecl *FD,
+                                 const clang::CallExpr *Collective,
+                                 int ArgIndex);
 /// Two classes that disagree at Collective, when the comparison found them.
 const ClassComparison::Witness *
 rankClassWitness(Engine &E, const clang::FunctionDecl *FD,

@@ -11,6 +11,8 @@ namespace collectives {
 bool ArgKey::surelyDiffers(const ArgKey &O) const {
   if (!known() || !O.known() || *this == O)
     return false;
+  if (K == Kind::Named || O.K == Kind::Named)
+    return false; // Another name may be the same value.
   auto Values = [](const ArgKey &K) {
     return llvm::SmallVector<int64_t, 2>{K.Int,
                                          K.K == Kind::Choice ? K.Other : K.Int};
@@ -227,7 +229,8 @@ bool onlyCollectives(const NodeRef &N) {
   case NodeKind::Token:
     return N->Tok.Kind == TokenKind::Collective;
   default:
-    return llvm::all_of(N->Kids, [](const NodeRef &K) { return onlyCollectives(K); });
+    return llvm::all_of(N->Kids,
+                        [](const NodeRef &K) { return onlyCollectives(K); });
   }
 }
 
@@ -406,17 +409,45 @@ private:
     for (const Cursor::Frame &F : C.Stack)
       collectSites(F.N, F.Site, Trace->AfterDifference, Seen);
   }
+  /// After the first difference, the other valuations are still compared
+  /// for the trace (what else matches, under other choices), with a share
+  /// of the steps left that ends the search quietly: it is the first
+  /// difference that answers the question.
+  void noteNamedArguments(const Token &A, const Token &B) {
+    if (!A.Op || !B.Op)
+      return;
+    auto Note = [&](const ArgKey &KA, int RA, const ArgKey &KB, int RB) {
+      bool Alike = KA.K == ArgKey::Kind::Named && KA == KB;
+      for (auto Key : {std::make_pair(A.Call, RA), std::make_pair(B.Call, RB)})
+        if (Key.first && Key.second >= 0) {
+          auto [It, New] = Trace->NamedAlike.try_emplace(Key, Alike);
+          if (!New)
+            It->second = It->second && Alike;
+        }
+    };
+    Note(A.Count, A.Op->Args.Count, B.Count, B.Op->Args.Count);
+    Note(A.Root, A.Op->Args.Root, B.Root, B.Op->Args.Root);
+  }
+  std::optional<FirstDifference> First;
+  unsigned QuietStop = 0;
+  bool Stopped = false;
   std::optional<FirstDifference> fork(const Cursor &A, const Cursor &B,
                                       const Valuation &V, Pending P) {
-    for (unsigned I = 0; I < P.Options; ++I) {
+    for (unsigned I = 0; I < P.Options && !Stopped; ++I) {
       Valuation W = V;
       W.push_back({slot(P.Key), I});
-      if (auto D = run(A, B, std::move(W)))
-        return D;
+      if (auto D = run(A, B, std::move(W))) {
+        if (!First) {
+          First = D;
+          QuietStop = Budget.Steps - Budget.Steps / 4;
+        }
+        if (!Trace)
+          return D;
+      }
       if (Budget.Exhausted)
         break;
     }
-    return std::nullopt;
+    return First;
   }
 };
 
@@ -434,6 +465,10 @@ Side sideOf(const Cursor &C) {
 std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
                                                Valuation V) {
   while (true) {
+    if (First && Budget.Steps <= QuietStop) {
+      Stopped = true;
+      return std::nullopt;
+    }
     if (Budget.Steps == 0) {
       Budget.Exhausted = true;
       return std::nullopt;
@@ -506,10 +541,12 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
       }
       return D;
     }
-    if (Trace)
+    if (Trace) {
       for (const Side &S : {sideOf(A), sideOf(B)})
         if (S.Site)
           Trace->Matched.insert(S.Site);
+      noteNamedArguments(HA->Tok, HB->Tok);
+    }
     A.Stack.pop_back();
     B.Stack.pop_back();
     ++A.Position;

@@ -17,6 +17,7 @@
 
 #include "api/ApiTable.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -41,7 +42,10 @@ struct ArgKey {
   /// Choice: one of two integers, picked by a condition that is the same on
   /// every rank but not known here (`argc == 1 ? 2 : 1`); Symbol is the
   /// choosing expression, Int and Other the two values.
-  enum class Kind : uint8_t { Unknown, Int, Symbol, Choice };
+  /// Named: a value every rank of the compared classes holds alike, known
+  /// by its name only (a broadcast's element, RankClasses.cpp): equal names
+  /// are one value; different names may still be equal.
+  enum class Kind : uint8_t { Unknown, Int, Symbol, Choice, Named };
   Kind K = Kind::Unknown;
   int64_t Int = 0;
   const void *Symbol = nullptr;
@@ -51,6 +55,9 @@ struct ArgKey {
   static ArgKey symbol(const void *S) { return {Kind::Symbol, 0, S}; }
   static ArgKey choice(const void *By, int64_t A, int64_t B) {
     return {Kind::Choice, A, By, B};
+  }
+  static ArgKey named(uint64_t Name) {
+    return {Kind::Named, static_cast<int64_t>(Name), nullptr};
   }
   bool known() const { return K != Kind::Unknown; }
   /// Both sides are known and, for some value of the uniform inputs, name
@@ -185,6 +192,9 @@ struct CompareTrace {
   llvm::SmallPtrSet<const clang::CallExpr *, 8> Matched;
   /// At or after a first difference found: their positions are unknown.
   llvm::SmallPtrSet<const clang::CallExpr *, 8> AfterDifference;
+  /// Per API call and argument role (ApiTable's ArgRoles index): did every
+  /// pair matched there pass values of the same name (Kind::Named)?
+  llvm::DenseMap<std::pair<const clang::CallExpr *, int>, bool> NamedAlike;
 };
 
 /// The first position where A and B differ under some valuation of their

@@ -12,6 +12,8 @@
 
 #include "engine/Engine.h"
 
+#include "llvm/ADT/Hashing.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -52,6 +54,11 @@ inline IntRange hull(const IntRange &A, const IntRange &B) {
   return {lowerOf(A.Lo, B.Lo), upperOf(A.Hi, B.Hi)};
 }
 
+/// The name of element Index of a broadcast's message (Taint::MessageKey).
+inline uint64_t messageElementKey(uint64_t Message, int64_t Index) {
+  return llvm::hash_combine(Message, Index) | 1;
+}
+
 struct Taint {
   bool Vary = false;
   VaryOrigin Origin;   ///< Meaningful when Vary.
@@ -79,6 +86,20 @@ struct Taint {
   /// assigned from (a hash of its structure and declarations; 0 = none):
   /// two arms that assign `rows = cfg.vocab` leave the same value.
   uint64_t ValueKey = 0;
+  /// A buffer whose contents are a broadcast's message (the same bytes on
+  /// every member, named by the broadcast: uniformity/Broadcasts.cpp); its
+  /// element I read by a constant index is the uniform value
+  /// messageElementKey(MessageKey, I).
+  uint64_t MessageKey = 0;
+  /// On the root of a broadcast only (rank RootRank), this value is what
+  /// the root sent as the message element named RootKey: every member got
+  /// it (`ALL_INFO[8] = n_cases; MPI_Bcast(ALL_INFO, ...)` on rank 0). The
+  /// other members name the same value by reading the element. 0: none.
+  uint64_t RootKey = 0;
+  int64_t RootRank = -1;
+  /// An element entry of the state only (StateKey::element): the local
+  /// variable whose value the element was last given (`B[8] = n_cases`).
+  const clang::VarDecl *CopyOf = nullptr;
   /// Implicit flow not decided yet: a known single value (or a tensor of a
   /// known shape) was assigned under a branch that may differ between
   /// ranks. It varies only if the paths that meet later leave different
@@ -113,7 +134,9 @@ struct Taint {
     return !Vary && !Params && Range && Range->Lo == Range->Hi;
   }
   /// One value on every rank, known by number or by name.
-  bool knownValue() const { return singleValue() || (!Vary && !Params && ValueKey); }
+  bool knownValue() const {
+    return singleValue() || (!Vary && !Params && ValueKey);
+  }
   /// Both are known values, and the same one.
   bool sameValue(const Taint &O) const {
     if (!knownValue() || !O.knownValue())
@@ -159,6 +182,14 @@ struct Taint {
       ShapeKey = 0;
     if (ValueKey != O.ValueKey)
       ValueKey = 0;
+    if (MessageKey != O.MessageKey)
+      MessageKey = 0;
+    if (RootKey != O.RootKey || RootRank != O.RootRank) {
+      RootKey = 0;
+      RootRank = -1;
+    }
+    if (CopyOf != O.CopyOf)
+      CopyOf = nullptr;
     ShapePending = ShapePending || O.ShapePending;
     if (O.PendingVary && !PendingVary)
       PendingOrigin = O.PendingOrigin;
@@ -215,9 +246,10 @@ struct Taint {
            NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
            UniformContent == O.UniformContent && Range == O.Range &&
            ShapeKey == O.ShapeKey && ValueKey == O.ValueKey &&
-           PendingVary == O.PendingVary &&
-           PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
-           IsRank == O.IsRank;
+           MessageKey == O.MessageKey && RootKey == O.RootKey &&
+           RootRank == O.RootRank && CopyOf == O.CopyOf &&
+           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
+           ShapePending == O.ShapePending && IsRank == O.IsRank;
   }
 
   /// The pending implicit flow becomes real: the value differs where the

@@ -22,25 +22,37 @@
 
 namespace distlint {
 
-/// A variable, or one of the fields reached from it.
+/// A variable, one of the fields reached from it, or one of its elements
+/// at a constant index (an array or buffer the path wrote `B[8] = x` into).
 struct StateKey {
   const clang::VarDecl *Var = nullptr;
   const clang::FieldDecl *Field = nullptr;
+  int64_t Index = -1;                           ///< An element: its index.
   StateKey(const clang::VarDecl *V) : Var(V) {} // NOLINT: a variable is a key
   StateKey(const clang::VarDecl *V, const clang::FieldDecl *F)
       : Var(V), Field(F) {}
+  static StateKey element(const clang::VarDecl *V, int64_t I) {
+    StateKey K(V);
+    K.Index = I;
+    return K;
+  }
+  /// A field or element entry: what one path knows beyond the variable.
+  bool isPart() const { return Field || Index >= 0; }
   bool operator<(const StateKey &O) const {
-    return Var != O.Var ? Var < O.Var : Field < O.Field;
+    if (Var != O.Var)
+      return Var < O.Var;
+    return Field != O.Field ? Field < O.Field : Index < O.Index;
   }
   bool operator==(const StateKey &O) const {
-    return Var == O.Var && Field == O.Field;
+    return Var == O.Var && Field == O.Field && Index == O.Index;
   }
   bool operator!=(const StateKey &O) const { return !(*this == O); }
 };
 
 using VarState = std::map<StateKey, Taint>;
 
-/// Forgets what the path knew of VD's fields (VD or its object was written).
+/// Forgets what the path knew of VD's fields and elements (VD or its object
+/// was written).
 inline void forgetFieldsOf(VarState &S, const clang::VarDecl *VD) {
   auto It = S.lower_bound(StateKey(VD, nullptr));
   if (It != S.end() && It->first == StateKey(VD))
@@ -59,11 +71,12 @@ inline void forgetField(VarState &S, const clang::FieldDecl *F) {
 inline VarState joinStates(const VarState &A, const VarState &B) {
   VarState Out = A;
   for (auto It = Out.begin(); It != Out.end();)
-    It = It->first.Field && !B.count(It->first) ? Out.erase(It) : std::next(It);
+    It = It->first.isPart() && !B.count(It->first) ? Out.erase(It)
+                                                   : std::next(It);
   for (const auto &[Key, T] : B) {
     auto It = Out.find(Key);
     if (It == Out.end()) {
-      if (!Key.Field)
+      if (!Key.isPart())
         Out.emplace(Key, T);
     } else {
       It->second.join(T);
@@ -87,7 +100,7 @@ inline VarState mergePathStates(const VarState &A, const VarState &B) {
   VarState Out = A;
   for (auto It = Out.begin(); It != Out.end();) {
     if (!B.count(It->first)) {
-      if (It->first.Field) {
+      if (It->first.isPart()) {
         It = Out.erase(It);
         continue;
       }
@@ -98,7 +111,7 @@ inline VarState mergePathStates(const VarState &A, const VarState &B) {
   for (const auto &[Key, T] : B) {
     auto It = Out.find(Key);
     if (It == Out.end()) {
-      if (Key.Field)
+      if (Key.isPart())
         continue;
       Taint Merged = T;
       mergeWithInitialValue(Merged);

@@ -207,6 +207,8 @@ void commSplitEffects(const CallModelContext &C, ModelEnv &Env) {
 void collectiveEffects(const CallModelContext &C, ModelEnv &Env) {
   if (const Expr *Recv = C.arg(C.Row.Args.Recv))
     Env.markUniform(Recv);
+  if (api::isBroadcast(C.Row))
+    Env.receiveBroadcast(C.Row);
 }
 
 /// Synchronous copies write their destination only (`m->inputs`, not all

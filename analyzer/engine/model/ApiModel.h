@@ -43,6 +43,9 @@ public:
   virtual void noteSubCommunicator(const clang::Expr *Out) = 0;
   /// Is Comm a sub-communicator (split, created for a subset of ranks)?
   virtual bool isSubCommunicator(const clang::Expr *Comm) = 0;
+  /// The call is a broadcast (Row: its table row): the receive buffer holds
+  /// the root's message, which names its values (uniformity/Broadcasts).
+  virtual void receiveBroadcast(const api::ApiEntry &Row) = 0;
 };
 
 /// One call with one of its callee's rows.

@@ -59,6 +59,10 @@ public:
     const VarDecl *VD = baseVar(Comm);
     return VD && U.P.SubComms.count(VD);
   }
+  void receiveBroadcast(const api::ApiEntry &Row) override {
+    if (Mutable)
+      U.receiveBroadcast(Call, Row, *Mutable);
+  }
 
 private:
   UniformityAnalysis &U;
@@ -435,8 +439,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
             T.PointeeOnly = true;
           // `A.rows.push_back(x)`: the field changes, not A's other fields.
           const auto *M = dyn_cast<MemberExpr>(strip(Receiver));
-          const auto *F =
-              M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+          const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
           if (F && isTaughtDecl(E, F))
             noteFieldWrite(F, T);
           else

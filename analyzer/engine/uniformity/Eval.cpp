@@ -1,5 +1,6 @@
 //===- Eval.cpp - Abstract value of an expression
 //---------------------------===//
+#include "engine/Values.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -14,8 +15,7 @@ namespace distlint {
 
 using api::Role;
 
-uint64_t UniformityAnalysis::listShapeKey(const Expr *List,
-                                          const VarState &S) {
+uint64_t UniformityAnalysis::listShapeKey(const Expr *List, const VarState &S) {
   const Expr *X = strip(List);
   if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(X))
     X = strip(SIL->getSubExpr());
@@ -29,8 +29,9 @@ uint64_t UniformityAnalysis::listShapeKey(const Expr *List,
       return 0;
     Key = K;
   }
-  uint64_t Out = (Key ^ (uint64_t(ILE->getNumInits()) * 0x9e3779b97f4a7c15ull)) *
-                 1099511628211ull;
+  uint64_t Out =
+      (Key ^ (uint64_t(ILE->getNumInits()) * 0x9e3779b97f4a7c15ull)) *
+      1099511628211ull;
   return Out ? Out : 1;
 }
 
@@ -189,6 +190,8 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
         Cast->getCastKind() == CK_PointerToBoolean) {
       T.Range.reset();
       T.IsRank = false;
+      T.RootKey = 0; // A truth value, not the value sent.
+      T.RootRank = -1;
     }
     return T;
   }
@@ -377,11 +380,18 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   if (const auto *Call = dyn_cast<CallExpr>(X))
     return evalCall(Call, S);
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-    Taint T = eval(AS->getBase(), S);
+    Taint Base = eval(AS->getBase(), S);
+    Taint T = Base;
     T.join(eval(AS->getIdx(), S));
     T.ContentOnly = false;
     T.IsRank = false;
     T.Range.reset();
+    // An element of a broadcast's message, read by a constant index: the
+    // same value on every member, named by the message.
+    if (Base.MessageKey && !T.depends())
+      if (auto I = evaluateInt(E, AS->getIdx()); I && !I->isNegative())
+        T.ValueKey = messageElementKey(Base.MessageKey, I->getExtValue());
+    T.MessageKey = 0;
     return T;
   }
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(X)) {

@@ -1,4 +1,5 @@
-//===- Fields.cpp - Structs given a value field by field -------------------===//
+//===- Fields.cpp - Structs given a value field by field
+//-------------------===//
 //
 // `Shard s = {rank * n, n};` or `Shard s = shardOf(n, rank);` gives each
 // field of s its own value: a rank-dependent offset beside a uniform size.
@@ -52,7 +53,8 @@ const InitListExpr *bracedList(const Expr *Value) {
 const CallExpr *resultOfCall(const Expr *Value) {
   const Expr *X = strip(Value);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(X);
-      CE && CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+      CE && CE->getNumArgs() == 1 &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
     X = strip(CE->getArg(0));
   return dyn_cast<CallExpr>(X);
 }

@@ -52,6 +52,7 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
     return;
   }
   forgetFieldsOf(S, VD);
+  forgetCopiesOf(VD, S);
   if (Strong)
     S[VD] = T;
   else {
@@ -78,6 +79,12 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
       noteFieldWrite(F, T);
+      // `MPI_Comm_rank(comm, &c_info->w_rank)`: on this path the field is
+      // the rank, whatever other functions store there (a reset to -1 at
+      // the end): branches on it are decided per rank class.
+      if (T.IsRank)
+        if (const VarDecl *Base = fieldBase(M))
+          S[StateKey(Base, F)] = T;
       return;
     }
     if (const VarDecl *Base = baseVar(M->getBase()))
@@ -127,7 +134,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       Container = true;
       Inner = OC->getArg(0);
     } else if (const auto *U = dyn_cast<UnaryOperator>(Inner);
-               U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf)) {
+               U &&
+               (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf)) {
       Pointee |= U->getOpcode() == UO_Deref;
       Inner = U->getSubExpr();
     } else {
@@ -251,6 +259,10 @@ static uint64_t valueKeyOf(const Expr *Value, const Taint &T,
                            const ASTContext &Ctx) {
   if (!Value || T.Vary || T.Params || T.PendingVary || T.PendingParams)
     return 0;
+  // A value that already has a name (a variable that holds one, an element
+  // of a broadcast's message) keeps it.
+  if (T.ValueKey)
+    return T.ValueKey;
   Value = Value->IgnoreParenImpCasts();
   if (Value->HasSideEffects(Ctx) || isa<CallExpr>(Value))
     return 0;
@@ -325,7 +337,10 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         T.ValueKey = 0;
       }
       T.addControl(Ctl);
+      ElementEntries Kept = elementEntries(B->getLHS(), S);
       assignLValue(B->getLHS(), T, S, !B->isCompoundAssignmentOp());
+      if (!B->isCompoundAssignmentOp())
+        noteElementCopy(B, S, Kept);
       if (const auto *DR = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
           DR && !B->isCompoundAssignmentOp())
         if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))

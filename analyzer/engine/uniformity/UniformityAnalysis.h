@@ -115,6 +115,23 @@ public:
 private:
   /// Set while transferring a block under a rank-varying branch.
   bool ControlVaries = false;
+
+  // Broadcast messages (Broadcasts.cpp).
+  /// The name of the message Call (a broadcast) carries, or 0 when another
+  /// broadcast of its signature may run on the same path.
+  uint64_t broadcastKey(const clang::CallExpr *Call);
+  void receiveBroadcast(const clang::CallExpr *Call, const api::ApiEntry &Row,
+                        VarState &S);
+  /// `B[8] = n_cases`: the element entry remembers the variable it copies;
+  /// the other elements keep theirs (Kept: B's element entries before).
+  using ElementEntries = llvm::SmallVector<std::pair<StateKey, Taint>, 4>;
+  ElementEntries elementEntries(const clang::Expr *LHS, const VarState &S);
+  void noteElementCopy(const clang::BinaryOperator *Assign, VarState &S,
+                       const ElementEntries &Kept);
+  /// VD was written: elements that copied it hold an older value.
+  void forgetCopiesOf(const clang::VarDecl *VD, VarState &S);
+  llvm::DenseMap<const clang::CallExpr *, uint64_t> BroadcastKeys;
+  bool CopiesIntoElements = false;
   bool isLocal(const clang::VarDecl *VD) const {
     return VD->hasLocalStorage() && owningFunction(VD) == FD;
   }
