@@ -431,6 +431,17 @@ private:
   std::optional<FirstDifference> First;
   unsigned QuietStop = 0;
   bool Stopped = false;
+  llvm::SmallPtrSet<const clang::CallExpr *, 8> LaterMatched;
+
+public:
+  /// The calls matched after the first difference join the trace when no
+  /// valuation was left out.
+  void finish() {
+    if (Trace && !Stopped && !Budget.Exhausted)
+      Trace->Matched.insert(LaterMatched.begin(), LaterMatched.end());
+  }
+
+private:
   std::optional<FirstDifference> fork(const Cursor &A, const Cursor &B,
                                       const Valuation &V, Pending P) {
     for (unsigned I = 0; I < P.Options && !Stopped; ++I) {
@@ -542,9 +553,11 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
       return D;
     }
     if (Trace) {
+      // After the first difference, what matches counts only if every
+      // valuation is compared (finish()).
       for (const Side &S : {sideOf(A), sideOf(B)})
         if (S.Site)
-          Trace->Matched.insert(S.Site);
+          (First ? LaterMatched : Trace->Matched).insert(S.Site);
       noteNamedArguments(HA->Tok, HB->Tok);
     }
     A.Stack.pop_back();
@@ -565,7 +578,10 @@ std::optional<FirstDifference> firstDifference(const NodeRef &A,
     CA.Stack.push_back({A.get(), nullptr});
   if (B)
     CB.Stack.push_back({B.get(), nullptr});
-  return Comparison(Budget, Trace).run(std::move(CA), std::move(CB), {});
+  Comparison C(Budget, Trace);
+  auto D = C.run(std::move(CA), std::move(CB), {});
+  C.finish();
+  return D;
 }
 
 } // namespace collectives
