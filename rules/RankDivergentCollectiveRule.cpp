@@ -2,6 +2,7 @@
 #include "RankDivergentCollectiveRule.h"
 #include "engine/Engine.h"
 #include "engine/collectives/Divergence.h"
+#include "engine/collectives/Threads.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -163,6 +164,30 @@ void RankDivergentCollectiveRule::reportDivergence(
     Diag.note(D.Origin.Loc, originNote(D.Origin));
 }
 
+void RankDivergentCollectiveRule::reportPerThread(const CollectiveSite &Site,
+                                                  const Stmt *Region) {
+  auto Diag = diag(
+      Site.Call->getBeginLoc(),
+      formatMessage(
+          Site.Entry
+              ? "collective '%0' runs on every thread of an OpenMP parallel "
+                "region: each rank issues it once per thread, in an order "
+                "the ranks do not agree on, and the team size may differ "
+                "between ranks; issue it outside the region or on one thread "
+                "(omp single / omp master)"
+              : "call to '%0' issues a collective on every thread of an "
+                "OpenMP parallel region: each rank issues it once per "
+                "thread, in an order the ranks do not agree on; issue it "
+                "outside the region or on one thread (omp single / omp "
+                "master)",
+          {calleeName(Site)}),
+      *SM);
+  if (!Site.Entry && Site.InnerCollective)
+    Diag.note(Site.InnerCollective->getBeginLoc(), "collective issued here");
+  Diag.note(Region->getBeginLoc(),
+            "the parallel region: every thread of the team runs its body");
+}
+
 void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
   std::string Name = calleeName(Site);
   for (const Engine::ArgumentMismatch &M :
@@ -194,6 +219,10 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
   for (const CollectiveSite &Site : E.collectiveSites(FD)) {
     if (!E.isUserCode(Site.Call->getBeginLoc()))
       continue;
+    if (const auto *Region = collectives::perThreadRegion(E, Site.Call)) {
+      reportPerThread(Site, Region);
+      continue;
+    }
     if (auto D = E.divergenceAt(Site.Call))
       reportDivergence(Site, *D);
     else if (Site.Entry)

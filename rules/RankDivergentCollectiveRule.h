@@ -29,6 +29,7 @@ private:
   void reportDivergence(const CollectiveSite &Site,
                         const Engine::Divergence &D);
   void reportArguments(const CollectiveSite &Site);
+  void reportPerThread(const CollectiveSite &Site, const clang::Stmt *Region);
 };
 
 } // namespace distlint

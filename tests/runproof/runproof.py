@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 RUN_LINE = re.compile(r"^\s*//\s*run:\s*mpi\s+(buggy|clean)\b", re.M)
-# Include paths and macros of `// distlint-args:` apply to the build too
+# Include paths, macros and -fopenmp of `// distlint-args:` apply to the build too
 # (relative paths are relative to the program, as for the analysis).
 ARGS_LINE = re.compile(r"//.*\bdistlint-args:\s*(.*?)\s*$", re.M)
 
@@ -39,7 +39,7 @@ def build_flags(source):
     for w in it:
         if w in ("-isystem", "-I", "-D", "-include"):
             flags += [w, next(it, "")]
-        elif w.startswith(("-I", "-D", "-isystem")):
+        elif w.startswith(("-I", "-D", "-isystem")) or w == "-fopenmp":
             flags.append(w)
     return flags
 SKIP = 77
