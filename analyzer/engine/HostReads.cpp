@@ -5,6 +5,7 @@
 #include "UserCode.h"
 #include "Values.h"
 #include "engine/cfg/CFGFacts.h"
+#include "engine/devices/HostDecisions.h"
 #include "engine/devices/Syncs.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -246,6 +247,9 @@ struct LevelUse {
   SyncedResult Kind = SyncedResult::Unread;
   bool ByValue = false;   ///< Handed back as the return value.
   uint64_t OutParams = 0; ///< Handed back through these parameters.
+  /// Copies to the host right after the sync (`cudaMemcpy`, `t.cpu()`):
+  /// they wait for the same work, so the sync is needed when they are.
+  llvm::SmallVector<const CallExpr *, 2> CopiesAfter;
 };
 
 /// Bit I set when a place lies in (or behind) parameter I of FD that the
@@ -291,11 +295,13 @@ LevelUse readsAfter(Engine &E, const FunctionDecl *FD,
       if (const FunctionDecl *Callee = calleeOf(E, X)) {
         if (E.api().has(Callee, api::Role::TensorRead))
           return 1;
-        // Right after the sync, a copy to the host (`t.cpu()`) reads what
+        // Right after the sync, a copy to the host (`t.cpu()`) takes what
         // it waited for; whether the copy is needed is asked of the copy.
         if (const auto *Call = dyn_cast<CallExpr>(X);
-            CopiesRead && Call && syncAt(E, Call).Kind == SyncKind::Implicit)
-          return 1;
+            CopiesRead && Call && syncAt(E, Call).Kind == SyncKind::Implicit) {
+          Out.CopiesAfter.push_back(Call);
+          return 0;
+        }
         if (isDeviceWork(E, X))
           return 0;
         if (const auto *Call = dyn_cast<CallExpr>(X))
@@ -441,7 +447,11 @@ LevelUse useAfterCall(Engine &E, const CallExpr *Call, const Stmt *Loop,
 
 SyncedResult syncedResultUse(Engine &E, const CallExpr *Sync,
                              const Stmt *Loop) {
-  return useAfterSync(E, Sync, Loop).Kind;
+  LevelUse Use = useAfterSync(E, Sync, Loop);
+  // Without the step to ask the copies of, a copy counts as a read.
+  if (!Use.CopiesAfter.empty())
+    return SyncedResult::Read;
+  return Use.Kind;
 }
 
 bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
@@ -451,6 +461,13 @@ bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync, const Stmt *Loop) {
 bool hostReadsSyncedResult(Engine &E, const CallExpr *Sync,
                            const StepContext &Step) {
   LevelUse Use = useAfterSync(E, Sync, Step.Via.empty() ? Step.Loop : nullptr);
+  if (Use.Kind == SyncedResult::Read)
+    return true;
+  // A copy right after the sync waits for the same work: the sync is
+  // needed when the host decides on what the copy brings.
+  for (const CallExpr *Copy : Use.CopiesAfter)
+    if (hostDecidesOnCopy(E, Copy, Step))
+      return true;
   // Up the calls from the loop to the sync, innermost first, while each
   // hands the results back to its caller.
   for (size_t K = Step.Via.size(); K-- > 0;) {
