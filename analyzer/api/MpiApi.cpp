@@ -1,5 +1,4 @@
-//===- MpiApi.cpp - MPI-3 C API
-//--------------------------------------------===//
+//===- MpiApi.cpp - MPI-3 C API --------------------------------------------===//
 //
 // Count/DType/Root/Op are the arguments every rank must pass alike. The
 // v-variants (Gatherv, Scatterv, Allgatherv, Alltoallv, Reduce_scatter) take
@@ -35,8 +34,7 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Reduce",
      A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6)},
     {F, Role::Collective, "MPI_Allreduce", AllreduceArgs.comm(5)},
-    {F, Role::Collective, "MPI_Gather",
-     GatherArgs.recvVaries(3).root(6).comm(7)},
+    {F, Role::Collective, "MPI_Gather", GatherArgs.recvVaries(3).root(6).comm(7)},
     {F, Role::Collective, "MPI_Gatherv",
      A.send(0).inPlace(0).dtype(2).recvVaries(3).root(7).comm(8)},
     {F, Role::Collective, "MPI_Scatter",
@@ -62,18 +60,12 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Ireduce",
      A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6).request(
          7)},
-    {F, Role::Collective, "MPI_Iallreduce", AllreduceArgs.comm(5).request(6)},
+    {F, Role::Collective, "MPI_Iallreduce",
+     AllreduceArgs.comm(5).request(6)},
     {F, Role::Collective, "MPI_Igather",
      GatherArgs.recvVaries(3).root(6).comm(7).request(8)},
     {F, Role::Collective, "MPI_Iscatter",
-     A.send(0)
-         .recvVaries(3)
-         .inPlace(3)
-         .count(4)
-         .dtype(5)
-         .root(6)
-         .comm(7)
-         .request(8)},
+     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7).request(8)},
     {F, Role::Collective, "MPI_Iallgather",
      GatherArgs.recv(3).comm(6).request(7)},
     {F, Role::Collective, "MPI_Ialltoall",
@@ -132,14 +124,7 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Gather_init",
      GatherArgs.recvVaries(3).root(6).comm(7).request(9)},
     {F, Role::Collective, "MPI_Scatter_init",
-     A.send(0)
-         .recvVaries(3)
-         .inPlace(3)
-         .count(4)
-         .dtype(5)
-         .root(6)
-         .comm(7)
-         .request(9)},
+     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7).request(9)},
     {F, Role::Collective, "MPI_Allgather_init",
      GatherArgs.recv(3).comm(6).request(8)},
     {F, Role::Collective, "MPI_Alltoall_init",
@@ -181,7 +166,8 @@ const ApiEntry Rows[] = {
     {F, Role::PointToPoint, "MPI_Isend", SendArgs.comm(5).request(6)},
     {F, Role::PointToPoint, "MPI_Issend", SendArgs.comm(5).request(6)},
     {F, Role::PointToPoint, "MPI_Irecv", RecvArgs.comm(5).request(6)},
-    {F, Role::PointToPoint, "MPI_Sendrecv", SendArgs.recvVaries(5).comm(10)},
+    {F, Role::PointToPoint, "MPI_Sendrecv",
+     SendArgs.recvVaries(5).comm(10)},
     {F, Role::PointToPoint, "MPI_Sendrecv_replace",
      SendArgs.recvVaries(0).comm(7)},
     {F, Role::PointToPoint, "MPI_Probe", A.peer(0).tag(1).comm(2)},
@@ -202,7 +188,8 @@ const ApiEntry Rows[] = {
     // state, host names.
     {F, Role::LocalDataSource, "MPI_Wtime", A, "local clock"},
     {F, Role::Clock, "MPI_Wtime", A},
-    {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0), "host name"},
+    {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0),
+     "host name"},
     {F, Role::LocalDataSource, "MPI_Test", A.out(1), "completion state"},
     {F, Role::LocalDataSource, "MPI_Testall", A.out(2), "completion state"},
     {F, Role::LocalDataSource, "MPI_Iprobe", A.out(3), "message arrival"},
