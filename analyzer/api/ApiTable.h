@@ -278,6 +278,10 @@ llvm::StringRef inPlaceMarkerName();
 /// The macro that names "no communicator" (what a split hands the ranks
 /// that are not members).
 llvm::StringRef nullCommunicatorName();
+/// The macros an inter-communicator collective's root group passes as root
+/// (the root itself, the others of its group): where a rank passes one,
+/// the roots differ by design.
+llvm::ArrayRef<llvm::StringRef> interRootMarkerNames();
 
 llvm::ArrayRef<ApiEntry> c10dTable();
 llvm::ArrayRef<ApiEntry> ncclTable();

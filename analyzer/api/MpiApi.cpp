@@ -203,6 +203,10 @@ const ApiEntry Rows[] = {
 
 llvm::StringRef inPlaceMarkerName() { return "MPI_IN_PLACE"; }
 llvm::StringRef nullCommunicatorName() { return "MPI_COMM_NULL"; }
+llvm::ArrayRef<llvm::StringRef> interRootMarkerNames() {
+  static const llvm::StringRef Names[] = {"MPI_ROOT", "MPI_PROC_NULL"};
+  return Names;
+}
 
 llvm::ArrayRef<ApiEntry> mpiTable() { return Rows; }
 

@@ -87,6 +87,7 @@ extern struct ompi_predefined_t ompi_mpi_op_sum, ompi_mpi_op_max,
 #define MPI_ANY_SOURCE -1
 #define MPI_ANY_TAG -1
 #define MPI_PROC_NULL -2
+#define MPI_ROOT -4
 #define MPI_UNDEFINED -32766
 #define MPI_MAX_PROCESSOR_NAME 256
 #define MPI_MAX_ERROR_STRING 256

@@ -432,10 +432,15 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
       {"datatype", Entry->Args.DType},    {"options", Entry->Args.Options}};
   // Count and type are not read where the buffer is MPI_IN_PLACE.
   const bool InPlace = collectives::passesInPlace(*this, Collective, Entry);
+  // On an inter-communicator each side passes its own root value.
+  const bool InterRoot =
+      collectives::passesInterRoot(*this, Collective, Entry);
   for (auto [Name, Idx] : Roles) {
     if (Idx < 0 || Idx >= (int)Collective->getNumArgs())
       continue;
     if (InPlace && (Idx == Entry->Args.Count || Idx == Entry->Args.DType))
+      continue;
+    if (InterRoot && Idx == Entry->Args.Root)
       continue;
     const Expr *Arg = Collective->getArg(Idx);
     if (isa<CXXDefaultArgExpr>(Arg))

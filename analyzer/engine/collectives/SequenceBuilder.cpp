@@ -17,6 +17,7 @@
 #include <cstdlib>
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 using namespace clang;
@@ -187,6 +188,8 @@ std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
   // type: they cannot disagree with the others'.
   if (passesInPlace(E, Call, Coll))
     T.DType = T.Count = ArgKey();
+  if (passesInterRoot(E, Call, Coll))
+    T.Root = ArgKey();
   return T;
 }
 
@@ -195,6 +198,43 @@ bool passesInPlace(Engine &E, const CallExpr *Call,
   int I = Entry ? Entry->Args.InPlace : -1;
   return I >= 0 && I < (int)Call->getNumArgs() &&
          mayExpandMacro(Call->getArg(I), api::inPlaceMarkerName(), E.context());
+}
+
+bool passesInterRoot(Engine &E, const CallExpr *Call,
+                     const api::ApiEntry *Entry) {
+  int I = Entry ? Entry->Args.Root : -1;
+  if (I < 0 || I >= (int)Call->getNumArgs())
+    return false;
+  auto IsMarker = [&](const Expr *X) {
+    for (llvm::StringRef Name : api::interRootMarkerNames())
+      if (mayExpandMacro(X, Name, E.context()))
+        return true;
+    return false;
+  };
+  const Expr *Root = Call->getArg(I);
+  if (IsMarker(Root))
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const FunctionDecl *FD = E.enclosingFunction(Call);
+  if (!V || !FD || !FD->getBody())
+    return false;
+  if (V->getInit() && IsMarker(V->getInit()))
+    return true;
+  // `root = MPI_ROOT;` anywhere in the function.
+  bool Found = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Found)
+      return;
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && B->getOpcode() == BO_Assign && designatedVar(B->getLHS()) == V &&
+        IsMarker(B->getRHS()))
+      Found = true;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  return Found;
 }
 
 bool endsJob(Engine &E, const CallExpr *Call) {

@@ -48,6 +48,13 @@ std::optional<Token> tokenAt(Engine &E, const clang::CallExpr *Call);
 bool passesInPlace(Engine &E, const clang::CallExpr *Call,
                    const api::ApiEntry *Entry);
 
+/// Does Call pass (directly, or through a variable the function sets to
+/// one) a marker of an inter-communicator's root group (MPI_ROOT,
+/// MPI_PROC_NULL) as its root? Then each side passes its own root value by
+/// design and the roots are not compared.
+bool passesInterRoot(Engine &E, const clang::CallExpr *Call,
+                     const api::ApiEntry *Entry);
+
 /// Does this call end the whole job (exit, abort, MPI_Abort, a user
 /// function that never returns)?
 bool endsJob(Engine &E, const clang::CallExpr *Call);
