@@ -10,7 +10,7 @@
 #     then built with -DDISTLINT_FUZZ=ON (the engine with coverage).
 #   bash scripts/test-sanitized.sh <asan-tree> [fast|full]
 #   TSAN_BUILD_DIR       ThreadSanitizer tree (default build-tsan)
-#   FUZZ_SMOKE_SECONDS   per harness (default 60)
+#   FUZZ_SMOKE_SECONDS   per harness (default 30)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 asan="$(cd "${1:?usage: $0 <asan-tree> [fast|full]}" && pwd)"
@@ -18,7 +18,7 @@ mode="${2:-fast}"
 case "$mode" in fast|full) ;; *) echo "usage: $0 <asan-tree> [fast|full]" >&2; exit 2 ;; esac
 tsan="${TSAN_BUILD_DIR:-$root/build-tsan}"
 jobs="${JOBS:-2}"
-smoke="${FUZZ_SMOKE_SECONDS:-60}"
+smoke="${FUZZ_SMOKE_SECONDS:-30}"
 # shellcheck source=scripts/sanitizer-env.sh
 source "$root/scripts/sanitizer-env.sh"
 
