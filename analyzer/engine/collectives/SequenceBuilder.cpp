@@ -248,11 +248,116 @@ bool endsJob(Engine &E, const CallExpr *Call) {
   return false;
 }
 
+namespace {
+/// Does S write V (assignment, increment, address taken), or leave the loop
+/// it is the body of early (break outside nested loops and switches,
+/// return, goto, throw)?
+bool writesOrLeaves(const Stmt *S, const VarDecl *V, bool Nested) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (isa<BreakStmt>(S) && !Nested)
+    return true;
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->isAssignmentOp() && designatedVar(B->getLHS()) == V)
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+      designatedVar(U->getSubExpr()) == V)
+    return true;
+  bool Inner = Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
+                             SwitchStmt>(S);
+  for (const Stmt *Child : S->children())
+    if (writesOrLeaves(Child, V, Inner))
+      return true;
+  return false;
+}
+
+bool refersTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (refersTo(Child, V))
+      return true;
+  return false;
+}
+
+/// The induction variable of a counted loop whose trip count only uniform
+/// values decide: `for (i = A; i < B; ++i)` (or `i += C`) with A, B and C
+/// uniform, i written nowhere in the body, and no early exit. Inside a rank
+/// branch the induction variable varies by control only: every rank that
+/// runs the loop runs it the same number of times.
+const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
+  const VarDecl *V = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        Start = V->getInit();
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit());
+             B && B->getOpcode() == BO_Assign) {
+    V = designatedVar(B->getLHS());
+    Start = B->getRHS();
+  }
+  if (!V || !Start || !V->getType()->isIntegerType() ||
+      !E.uniformity(Start).Uniform)
+    return nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || !(Cond->isRelationalOp() || Cond->isEqualityOp()))
+    return nullptr;
+  const Expr *L = Cond->getLHS()->IgnoreParenImpCasts();
+  const Expr *R = Cond->getRHS()->IgnoreParenImpCasts();
+  const Expr *Bound = designatedVar(L) == V && isa<DeclRefExpr>(L) ? R
+                      : designatedVar(R) == V && isa<DeclRefExpr>(R) ? L
+                                                                      : nullptr;
+  if (!Bound || refersTo(Bound, V) || !E.uniformity(Bound).Uniform)
+    return nullptr;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (!U->isIncrementDecrementOp() || designatedVar(U->getSubExpr()) != V)
+      return nullptr;
+  } else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if ((C->getOpcode() != BO_AddAssign && C->getOpcode() != BO_SubAssign) ||
+        designatedVar(C->getLHS()) != V || refersTo(C->getRHS(), V) ||
+        !E.uniformity(C->getRHS()).Uniform)
+      return nullptr;
+  } else {
+    return nullptr;
+  }
+  if (writesOrLeaves(F->getBody(), V, /*Nested=*/false))
+    return nullptr;
+  return V;
+}
+} // namespace
+
 ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   ChoiceKey K;
   K.Id = reinterpret_cast<uintptr_t>(T);
-  if (!T || !E.branchUniformity(T).Uniform)
+  if (!T)
     return K;
+  if (!E.branchUniformity(T).Uniform) {
+    const auto *F = dyn_cast<ForStmt>(T);
+    const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+    if (!V)
+      return K;
+    // Keyed by start, bound and step: loops alike run alike.
+    llvm::SmallPtrSet<const Decl *, 4> Induction;
+    Induction.insert(V);
+    llvm::hash_code H = llvm::hash_combine(true, 1);
+    const Expr *Start = isa<DeclStmt>(F->getInit())
+                            ? V->getInit()
+                            : cast<BinaryOperator>(F->getInit())->getRHS();
+    hashStmt(Start, Induction, H);
+    hashStmt(F->getCond(), Induction, H);
+    hashStmt(F->getInc(), Induction, H);
+    K.Id = static_cast<uint64_t>(size_t(H));
+    K.Uniform = true;
+    return K;
+  }
   llvm::SmallPtrSet<const Decl *, 4> Induction;
   const Stmt *Cond = nullptr;
   if (const auto *If = dyn_cast<IfStmt>(T))
