@@ -339,6 +339,11 @@ Engine::divergenceAt(const CallExpr *Collective) {
       continue;
     if (testsMembershipOf(*this, Dep, Collective))
       continue;
+    // A counted loop over uniform bounds inside a rank branch: its
+    // induction variable varies by control only.
+    if (const auto *F = dyn_cast_or_null<ForStmt>(Dep->getTerminatorStmt());
+        F && collectives::countedUniformLoop(*this, F))
+      continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).
     auto Order = collectives::orderDifference(*this, FD, Dep);

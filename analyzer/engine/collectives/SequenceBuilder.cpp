@@ -17,6 +17,7 @@
 #include <cstdlib>
 
 #include <algorithm>
+#include <optional>
 #include <functional>
 #include <utility>
 
@@ -266,8 +267,8 @@ bool writesOrLeaves(const Stmt *S, const VarDecl *V, bool Nested) {
       U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
       designatedVar(U->getSubExpr()) == V)
     return true;
-  bool Inner = Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
-                             SwitchStmt>(S);
+  bool Inner =
+      Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
   for (const Stmt *Child : S->children())
     if (writesOrLeaves(Child, V, Inner))
       return true;
@@ -285,11 +286,8 @@ bool refersTo(const Stmt *S, const VarDecl *V) {
   return false;
 }
 
-/// The induction variable of a counted loop whose trip count only uniform
-/// values decide: `for (i = A; i < B; ++i)` (or `i += C`) with A, B and C
-/// uniform, i written nowhere in the body, and no early exit. Inside a rank
-/// branch the induction variable varies by control only: every rank that
-/// runs the loop runs it the same number of times.
+} // namespace
+
 const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
   const VarDecl *V = nullptr;
   const Expr *Start = nullptr;
@@ -311,9 +309,9 @@ const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
     return nullptr;
   const Expr *L = Cond->getLHS()->IgnoreParenImpCasts();
   const Expr *R = Cond->getRHS()->IgnoreParenImpCasts();
-  const Expr *Bound = designatedVar(L) == V && isa<DeclRefExpr>(L) ? R
+  const Expr *Bound = designatedVar(L) == V && isa<DeclRefExpr>(L)   ? R
                       : designatedVar(R) == V && isa<DeclRefExpr>(R) ? L
-                                                                      : nullptr;
+                                                                     : nullptr;
   if (!Bound || refersTo(Bound, V) || !E.uniformity(Bound).Uniform)
     return nullptr;
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
@@ -332,6 +330,58 @@ const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
     return nullptr;
   return V;
 }
+
+namespace {
+/// The iterations of a counted loop (countedUniformLoop) whose start, bound
+/// and step are integer constants, counted up to a bound.
+std::optional<int64_t> constantTripCount(Engine &E, const ForStmt *F,
+                                         const VarDecl *V, const Expr *Start) {
+  const ASTContext &Ctx = E.context();
+  auto Constant = [&](const Expr *X) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (X && !X->isValueDependent() && X->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  };
+  const auto *Cond = cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  bool VarLeft = designatedVar(Cond->getLHS()->IgnoreParenImpCasts()) == V;
+  auto From = Constant(Start);
+  auto Bound = Constant(VarLeft ? Cond->getRHS() : Cond->getLHS());
+  std::optional<int64_t> Step;
+  const Expr *Inc = F->getInc()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc))
+    Step = U->isIncrementOp() ? 1 : -1;
+  else if (const auto *C = dyn_cast<CompoundAssignOperator>(Inc))
+    if (auto By = Constant(C->getRHS()))
+      Step = C->getOpcode() == BO_AddAssign ? *By : -*By;
+  if (!From || !Bound || !Step)
+    return std::nullopt;
+  auto Holds = [&](int64_t I) {
+    int64_t L = VarLeft ? I : *Bound, R = VarLeft ? *Bound : I;
+    switch (Cond->getOpcode()) {
+    case BO_LT:
+      return L < R;
+    case BO_LE:
+      return L <= R;
+    case BO_GT:
+      return L > R;
+    case BO_GE:
+      return L >= R;
+    case BO_NE:
+      return L != R;
+    case BO_EQ:
+      return L == R;
+    default:
+      return false;
+    }
+  };
+  constexpr int64_t Limit = 1 << 16;
+  int64_t Trips = 0;
+  for (int64_t I = *From; Holds(I); I += *Step)
+    if (++Trips > Limit)
+      return std::nullopt;
+  return Trips;
+}
 } // namespace
 
 ChoiceKey choiceKey(Engine &E, const Stmt *T) {
@@ -344,16 +394,22 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
     const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
     if (!V)
       return K;
-    // Keyed by start, bound and step: loops alike run alike.
-    llvm::SmallPtrSet<const Decl *, 4> Induction;
-    Induction.insert(V);
-    llvm::hash_code H = llvm::hash_combine(true, 1);
     const Expr *Start = isa<DeclStmt>(F->getInit())
                             ? V->getInit()
                             : cast<BinaryOperator>(F->getInit())->getRHS();
-    hashStmt(Start, Induction, H);
-    hashStmt(F->getCond(), Induction, H);
-    hashStmt(F->getInc(), Induction, H);
+    llvm::hash_code H;
+    if (auto Trips = constantTripCount(E, F, V, Start)) {
+      // Keyed by the number of iterations when constants decide it.
+      H = llvm::hash_combine(true, 2, *Trips);
+    } else {
+      // Else by start, bound and step: loops alike run alike.
+      llvm::SmallPtrSet<const Decl *, 4> Induction;
+      Induction.insert(V);
+      H = llvm::hash_combine(true, 1);
+      hashStmt(Start, Induction, H);
+      hashStmt(F->getCond(), Induction, H);
+      hashStmt(F->getInc(), Induction, H);
+    }
     K.Id = static_cast<uint64_t>(size_t(H));
     K.Uniform = true;
     return K;

@@ -55,6 +55,13 @@ bool passesInPlace(Engine &E, const clang::CallExpr *Call,
 bool passesInterRoot(Engine &E, const clang::CallExpr *Call,
                      const api::ApiEntry *Entry);
 
+/// The induction variable of a counted loop whose trip count only uniform
+/// values decide: `for (i = A; i < B; ++i)` (or `i += C`) with A, B and C
+/// uniform, i written nowhere in the body, and no early exit. Inside a rank
+/// branch the induction variable varies by control only: every rank that
+/// runs the loop runs it the same number of times. Null otherwise.
+const clang::VarDecl *countedUniformLoop(Engine &E, const clang::ForStmt *F);
+
 /// Does this call end the whole job (exit, abort, MPI_Abort, a user
 /// function that never returns)?
 bool endsJob(Engine &E, const clang::CallExpr *Call);
