@@ -382,6 +382,22 @@ std::optional<int64_t> constantTripCount(Engine &E, const ForStmt *F,
       return std::nullopt;
   return Trips;
 }
+/// The start of a counted loop: its counter's initializer or the value
+/// its init statement assigns.
+const Expr *loopStart(const ForStmt *F, const VarDecl *V) {
+  return isa<DeclStmt>(F->getInit())
+             ? V->getInit()
+             : cast<BinaryOperator>(F->getInit())->getRHS();
+}
+
+bool atLeastOnce(Engine &E, const Stmt *T) {
+  const auto *F = dyn_cast_or_null<ForStmt>(T);
+  const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+  if (!V)
+    return false;
+  auto Trips = constantTripCount(E, F, V, loopStart(F, V));
+  return Trips && *Trips >= 1;
+}
 } // namespace
 
 ChoiceKey choiceKey(Engine &E, const Stmt *T) {
@@ -394,9 +410,7 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
     const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
     if (!V)
       return K;
-    const Expr *Start = isa<DeclStmt>(F->getInit())
-                            ? V->getInit()
-                            : cast<BinaryOperator>(F->getInit())->getRHS();
+    const Expr *Start = loopStart(F, V);
     llvm::hash_code H;
     if (auto Trips = constantTripCount(E, F, V, Start)) {
       // Keyed by the number of iterations when constants decide it.
@@ -546,7 +560,12 @@ SequenceBuilder::walk(const CFGBlock *B,
         Inner.push_back(After);
       Walk Body =
           walk(*B->succ_begin() ? *B->succ_begin() : Succs.front(), Inner);
-      Parts.push_back(Node::loop(choiceKey(E, Term), Body.N, Source));
+      NodeRef Loop = Node::loop(choiceKey(E, Term), Body.N, Source);
+      // A counted loop that constants make run at least once: its first
+      // iteration is not a choice.
+      if (atLeastOnce(E, Term))
+        Loop = Node::seq({Body.N, std::move(Loop)});
+      Parts.push_back(std::move(Loop));
       B = After;
       continue;
     }
