@@ -43,19 +43,20 @@ bool testsThreadNumber(Engine &E, const Expr *Cond, int Depth = 0) {
 /// `comms[i]`: one GPU per thread) or by the thread number?
 bool ownCommunicatorPerThread(Engine &E, const CallExpr *Call,
                               const OMPExecutableDirective *Region) {
-  // A helper given the thread's own slot (`run(&input[tid])`) runs on the
-  // communicator that slot holds; the API call names its communicator.
-  llvm::SmallVector<const Expr *, 4> Own;
-  if (const api::ApiEntry *Row = E.apiRole(Call, api::Role::Collective)) {
-    if (Row->Args.Comm < 0 || Row->Args.Comm >= (int)Call->getNumArgs())
-      return false;
-    Own.push_back(Call->getArg(Row->Args.Comm));
-  } else {
-    Own.append(Call->arg_begin(), Call->arg_end());
+  const api::ApiEntry *Row = E.apiRole(Call, api::Role::Collective);
+  if (!Row) {
+    // A helper given the thread's own slot, chosen by the thread number
+    // (`run(&input[omp_get_thread_num()])`), runs on the communicator that
+    // slot holds. (Private scalars it is given say nothing of that.)
+    return llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+      return testsThreadNumber(E, Arg);
+    });
   }
-  for (const Expr *Comm : Own)
-    if (testsThreadNumber(E, Comm))
-      return true;
+  if (Row->Args.Comm < 0 || Row->Args.Comm >= (int)Call->getNumArgs())
+    return false;
+  const Expr *Comm = Call->getArg(Row->Args.Comm);
+  if (testsThreadNumber(E, Comm))
+    return true;
   const SourceManager &SM = E.context().getSourceManager();
   // The directive's own range is its pragma line; its body follows.
   SourceRange R = Region->getSourceRange();
@@ -75,7 +76,7 @@ bool ownCommunicatorPerThread(Engine &E, const CallExpr *Call,
         return true;
     return false;
   };
-  return llvm::any_of(Own, Private);
+  return Private(Comm);
 }
 
 } // namespace
