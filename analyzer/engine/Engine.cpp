@@ -169,8 +169,28 @@ std::vector<const Stmt *> Engine::controllingBranches(const Stmt *S) {
   return Out;
 }
 
-/// The abstract value of X where it stands in its function.
-static std::optional<Taint> taintAt(Engine &E, AnalysisManager &P, const Expr *X) {
+/// The name of the value variable VD holds in S (on a broadcast's root,
+/// the message element it sent, as the other members name what they read;
+/// its number when known; else the expression it was assigned from); 0
+/// when it has none.
+static uint64_t heldValueName(const VarState &S, const VarDecl *VD) {
+  auto It = S.find(VD);
+  if (It == S.end())
+    return 0;
+  const Taint &T = It->second;
+  if (T.RootKey && !T.Vary)
+    return T.RootKey;
+  if (!T.knownValue())
+    return 0;
+  if (T.singleValue())
+    return llvm::hash_combine(T.Range->Lo.W, T.Range->Lo.C) | 1;
+  return T.ValueKey;
+}
+
+/// The abstract value of X where it stands in its function; with Name, the
+/// name of the value a variable read there holds.
+static std::optional<Taint> taintAt(Engine &E, AnalysisManager &P,
+                                    const Expr *X, uint64_t *Name = nullptr) {
   const FunctionDecl *FD = E.enclosingFunction(X);
   if (!FD)
     return std::nullopt;
@@ -183,16 +203,22 @@ static std::optional<Taint> taintAt(Engine &E, AnalysisManager &P, const Expr *X
     return std::nullopt;
   UniformityAnalysis U(E, FD, *R);
   VarState S = U.stateBefore(B, X);
+  if (Name)
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        *Name = heldValueName(S, VD);
   return U.eval(X, S);
 }
 
 UniformityAnswer Engine::uniformity(const Expr *X) {
   UniformityAnswer A;
-  std::optional<Taint> T = taintAt(*this, *P, X);
+  std::optional<Taint> T = taintAt(*this, *P, X, &A.ValueName);
   if (T && T->Vary) {
     A.Uniform = false;
     A.Origin = T->Origin;
   }
+  if (T && T->Range)
+    A.AtLeast = WorldLinearBound{T->Range->Lo.W, T->Range->Lo.C};
   return A;
 }
 

@@ -58,9 +58,21 @@ struct VaryOrigin {
 };
 
 /// Answer to "is this value the same on every rank?".
+/// A lower bound PerWorld * W + Constant on an integer, W the world size.
+struct WorldLinearBound {
+  int64_t PerWorld = 0;
+  int64_t Constant = 0;
+};
+
 struct UniformityAnswer {
   bool Uniform = true;
   std::optional<VaryOrigin> Origin; ///< Set when !Uniform.
+  /// For a variable read: a name of the value it holds there when one is
+  /// known (its number, or the expression it was assigned from:
+  /// Taint::ValueKey); 0 otherwise.
+  uint64_t ValueName = 0;
+  /// The smallest value it can have, when known (`size`: W).
+  std::optional<WorldLinearBound> AtLeast;
 };
 
 /// One collective (or call that issues collectives) as issued at a site.

@@ -105,17 +105,28 @@ ArgKey argAt(Engine &E, const CallExpr *Call, int Index) {
 /// Structure of a condition, with the loop's own induction variables
 /// abstracted, so `for (int i = 0; i < n; ++i)` and `for (int j = 0; j < n;
 /// ++j)` run the same number of times.
+/// Hashes S's structure. With an engine, a variable that holds a named
+/// value there (UniformityAnswer::ValueName) is hashed by that name, so
+/// that `r < rounds` in two arms that each set `rounds = parse_steps(argc)`
+/// hash alike.
 void hashStmt(const Stmt *S,
               const llvm::SmallPtrSetImpl<const Decl *> &Induction,
-              llvm::hash_code &H) {
+              llvm::hash_code &H, Engine *Names = nullptr) {
   if (!S)
     return;
   if (const auto *X = dyn_cast<Expr>(S)) {
     const Expr *P = X->IgnoreParenImpCasts();
     if (P != X)
-      return hashStmt(P, Induction, H);
+      return hashStmt(P, Induction, H, Names);
   }
   H = llvm::hash_combine(H, S->getStmtClass());
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S);
+      DR && Names && isa<VarDecl>(DR->getDecl()) &&
+      !Induction.count(DR->getDecl()))
+    if (uint64_t Name = Names->uniformity(DR).ValueName) {
+      H = llvm::hash_combine(H, Name);
+      return;
+    }
   if (const auto *DR = dyn_cast<DeclRefExpr>(S))
     H = llvm::hash_combine(
         H, Induction.count(DR->getDecl())
@@ -140,7 +151,7 @@ void hashStmt(const Stmt *S,
   else if (const auto *CE = dyn_cast<CallExpr>(S))
     H = llvm::hash_combine(H, (const void *)CE->getDirectCallee());
   for (const Stmt *Child : S->children())
-    hashStmt(Child, Induction, H);
+    hashStmt(Child, Induction, H, Names);
 }
 
 bool isLoopStmt(const Stmt *S) {
@@ -390,13 +401,77 @@ const Expr *loopStart(const ForStmt *F, const VarDecl *V) {
              : cast<BinaryOperator>(F->getInit())->getRHS();
 }
 
+/// A counted loop up from a constant to a bound that grows with the world
+/// size (`for (p = 1; p < size; ++p)`) runs at least once wherever ranks
+/// can disagree: with two ranks or more.
+bool runsOnceWithTwoRanks(Engine &E, const ForStmt *F, const VarDecl *V) {
+  Expr::EvalResult Start;
+  const Expr *S = loopStart(F, V);
+  if (!S || S->isValueDependent() || !S->EvaluateAsInt(Start, E.context()))
+    return false;
+  const auto *Cond = cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  const auto *U = dyn_cast<UnaryOperator>(F->getInc()->IgnoreParenImpCasts());
+  if (!U || !U->isIncrementOp() ||
+      designatedVar(Cond->getLHS()->IgnoreParenImpCasts()) != V ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+    return false;
+  auto Lowest = E.uniformity(Cond->getRHS()).AtLeast;
+  if (!Lowest || Lowest->PerWorld < 0)
+    return false;
+  int64_t From = Start.Val.getInt().getExtValue();
+  int64_t Bound = 2 * Lowest->PerWorld + Lowest->Constant;
+  return Cond->getOpcode() == BO_LT ? From < Bound : From <= Bound;
+}
+
+/// Does every token of the tree exchange with the peer that counter V
+/// names (a point-to-point call whose peer argument reads V), with at
+/// least one token and no other kind of node than choices around them?
+bool exchangesWithCounterPeer(const Engine &E, const NodeRef &N,
+                              const VarDecl *V, bool &Any) {
+  switch (N->Kind) {
+  case NodeKind::Empty:
+    return true;
+  case NodeKind::Token: {
+    const Token &T = N->Tok;
+    if (T.Kind == TokenKind::Collective || !T.Op || !T.Call ||
+        T.Op->Args.Peer < 0 || T.Op->Args.Peer >= (int)T.Call->getNumArgs() ||
+        !refersTo(T.Call->getArg(T.Op->Args.Peer), V))
+      return false;
+    Any = true;
+    return true;
+  }
+  case NodeKind::Seq:
+  case NodeKind::Alt:
+    for (const NodeRef &K : N->Kids)
+      if (!exchangesWithCounterPeer(E, K, V, Any))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// A counted loop over peers whose every call is a send or receive with
+/// the peer the counter names (`for (p = 1; p < size; ++p) MPI_Send(..,
+/// p, ..)`): each peer takes part in one of its iterations, so seen from
+/// any one peer, which is how rank classes are compared, it is one
+/// exchange.
+bool oneExchangePerPeer(Engine &E, const Stmt *T, const NodeRef &Body) {
+  const auto *F = dyn_cast_or_null<ForStmt>(T);
+  const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+  bool Any = false;
+  return V && exchangesWithCounterPeer(E, Body, V, Any) && Any;
+}
+
 bool atLeastOnce(Engine &E, const Stmt *T) {
   const auto *F = dyn_cast_or_null<ForStmt>(T);
   const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
   if (!V)
     return false;
   auto Trips = constantTripCount(E, F, V, loopStart(F, V));
-  return Trips && *Trips >= 1;
+  if (Trips)
+    return *Trips >= 1;
+  return runsOnceWithTwoRanks(E, F, V);
 }
 } // namespace
 
@@ -420,9 +495,9 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
       llvm::SmallPtrSet<const Decl *, 4> Induction;
       Induction.insert(V);
       H = llvm::hash_combine(true, 1);
-      hashStmt(Start, Induction, H);
-      hashStmt(F->getCond(), Induction, H);
-      hashStmt(F->getInc(), Induction, H);
+      hashStmt(Start, Induction, H, &E);
+      hashStmt(F->getCond(), Induction, H, &E);
+      hashStmt(F->getInc(), Induction, H, &E);
     }
     K.Id = static_cast<uint64_t>(size_t(H));
     K.Uniform = true;
@@ -452,7 +527,7 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   if (!Cond)
     return K;
   llvm::hash_code H = llvm::hash_combine(isLoopStmt(T));
-  hashStmt(Cond, Induction, H);
+  hashStmt(Cond, Induction, H, &E);
   K.Id = static_cast<uint64_t>(size_t(H));
   K.Uniform = true;
   return K;
@@ -560,6 +635,11 @@ SequenceBuilder::walk(const CFGBlock *B,
         Inner.push_back(After);
       Walk Body =
           walk(*B->succ_begin() ? *B->succ_begin() : Succs.front(), Inner);
+      if (oneExchangePerPeer(E, Term, Body.N)) {
+        Parts.push_back(Body.N);
+        B = After;
+        continue;
+      }
       NodeRef Loop = Node::loop(choiceKey(E, Term), Body.N, Source);
       // A counted loop that constants make run at least once: its first
       // iteration is not a choice.

@@ -133,10 +133,9 @@ struct Taint {
   bool singleValue() const {
     return !Vary && !Params && Range && Range->Lo == Range->Hi;
   }
-  /// One value on every rank, known by number or by name.
-  bool knownValue() const {
-    return singleValue() || (!Vary && !Params && ValueKey);
-  }
+  /// One value on every rank, known by number or by name (a name may
+  /// stand for an expression of the function's parameters).
+  bool knownValue() const { return singleValue() || (!Vary && ValueKey); }
   /// Both are known values, and the same one.
   bool sameValue(const Taint &O) const {
     if (!knownValue() || !O.knownValue())

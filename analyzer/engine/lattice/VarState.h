@@ -87,10 +87,12 @@ inline VarState joinStates(const VarState &A, const VarState &B) {
 
 /// A variable missing on one path has its initial value there, which is
 /// not a known single value: a pending implicit flow cannot be compared
-/// with it (it settles), and neither can a later path's (no range).
+/// with it (it settles), and neither can a later path's (no range, no
+/// name).
 inline void mergeWithInitialValue(Taint &T) {
   T.settle();
   T.Range.reset();
+  T.ValueKey = 0;
   T.IsRank = false;
 }
 

@@ -495,6 +495,7 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   --P.SpecializationDepth;
   Taint Ret = Scratch.ReturnTaint;
   Ret.Params = 0;
+  Ret.ValueKey = 0; // Names the callee's expression, not the caller's value.
   P.Specialized[{Callee, Key}] = Ret;
   return Ret;
 }

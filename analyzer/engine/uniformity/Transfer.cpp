@@ -253,18 +253,38 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
 }
 
 /// The name of a uniform value: Value's structure and declarations, when
-/// reading it has no effect and calls nothing (so it reads the same value
-/// wherever the state is the same); 0 otherwise.
+/// reading it has no effect (so it reads the same value wherever the state
+/// is the same); 0 otherwise. Calls count when they yield a number: the
+/// data-flow has shown this one gives every rank the same result, so the
+/// same call on the same inputs in another arm of a rank branch gives it
+/// too (`rounds = parse_steps(argc)` on both sides). Rank-local sources
+/// (clocks, random numbers) vary and get no name.
+/// Every call in X names its callee (none through a function pointer,
+/// whose target the expression would not fix).
+static bool callsOnlyNamedFunctions(const Stmt *X) {
+  if (const auto *C = dyn_cast<CallExpr>(X); C && !C->getDirectCallee())
+    return false;
+  for (const Stmt *Child : X->children())
+    if (Child && !callsOnlyNamedFunctions(Child))
+      return false;
+  return true;
+}
+
 static uint64_t valueKeyOf(const Expr *Value, const Taint &T,
                            const ASTContext &Ctx) {
-  if (!Value || T.Vary || T.Params || T.PendingVary || T.PendingParams)
+  // Parameters count: within one call of the function they hold one value
+  // (a name never leaves its function: call results start unnamed).
+  if (!Value || T.Vary || T.PendingVary || T.PendingParams)
     return 0;
   // A value that already has a name (a variable that holds one, an element
   // of a broadcast's message) keeps it.
   if (T.ValueKey)
     return T.ValueKey;
   Value = Value->IgnoreParenImpCasts();
-  if (Value->HasSideEffects(Ctx) || isa<CallExpr>(Value))
+  if (Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return 0;
+  if (Value->HasSideEffects(Ctx) &&
+      (!Value->getType()->isArithmeticType() || !callsOnlyNamedFunctions(Value)))
     return 0;
   llvm::FoldingSetNodeID ID;
   Value->Profile(ID, Ctx, /*Canonical=*/true);
