@@ -136,6 +136,10 @@ void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
     if (It->first.Index >= 0 && It->second.CopyOf)
       Sent.push_back({It->second.CopyOf, It->first.Index});
   forgetFieldsOf(S, Buffer);
+  if (const auto *U = dyn_cast<UnaryOperator>(Stripped);
+      U && U->getOpcode() == UO_AddrOf &&
+      isa<DeclRefExpr>(U->getSubExpr()->IgnoreParenCasts()))
+    markFieldsAgreed(Buffer, S); // A whole struct received: every field.
   Taint &B = S[Buffer];
   if (Scalar) {
     if (!B.Vary && !B.Params)

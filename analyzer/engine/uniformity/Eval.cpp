@@ -80,6 +80,24 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
   return P.initialTaint(VD, FD);
 }
 
+/// Is parameter I of constructor C the value every element starts with: a
+/// container's `value_type` after the count (`vector(size_type n, const
+/// value_type &v)`, `basic_string(size_type n, CharT c)`; never the first
+/// parameter, which is the count even in `vector<size_t>`)?
+static bool isElementValueParam(const CXXConstructorDecl *C, unsigned I) {
+  if (I == 0 || I >= C->getNumParams())
+    return false;
+  const CXXRecordDecl *RD = C->getParent();
+  QualType Param =
+      C->getParamDecl(I)->getType().getNonReferenceType().getUnqualifiedType();
+  for (const Decl *D : RD->decls())
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D);
+        TD && TD->getName() == "value_type")
+      return C->getASTContext().hasSameType(
+          Param, TD->getUnderlyingType().getCanonicalType());
+  return false;
+}
+
 bool UniformityAnalysis::agreedByCollectives(const Expr *X, const Taint &T) {
   if (T.Vary || T.Params || !T.UniformContent)
     return false;
@@ -404,8 +422,20 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
     }
     Taint T;
     T.UniformContent = true;
-    for (const Expr *A : Ctor->arguments())
-      T.join(eval(A, S));
+    // `std::vector<float> g(n, rank * 0.1f)`: an argument that is the
+    // value of every element makes the contents differ, not the length.
+    Taint Elements;
+    Elements.UniformContent = true;
+    for (unsigned I = 0; I < Ctor->getNumArgs(); ++I)
+      (isElementValueParam(Ctor->getConstructor(), I) ? Elements : T)
+          .join(eval(Ctor->getArg(I), S));
+    if (Elements.Vary && !T.Vary) {
+      T.Vary = true;
+      T.Origin = Elements.Origin;
+      T.ContentOnly = true;
+    }
+    T.UniformContent = T.UniformContent && Elements.UniformContent;
+    T.Params |= Elements.Params;
     if (Ctor->getNumArgs() == 0)
       T.UniformContent = !isTensorType(Ctor->getType());
     T.Range.reset();

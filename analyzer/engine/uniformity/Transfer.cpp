@@ -203,7 +203,23 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
     if (Old != S.end())
       T.ShapeKey = Old->second.ShapeKey;
     S[VD] = T;
+    // A whole struct received (`MPI_Bcast(&cfg, sizeof cfg, MPI_BYTE, ...)`):
+    // every field of it agrees on this path, whatever other writes of those
+    // fields elsewhere say.
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Target);
+        DR && DR->getDecl() == VD)
+      markFieldsAgreed(VD, S);
   }
+}
+
+void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
+  const auto *RD = Base->getType().getNonReferenceType()->getAsRecordDecl();
+  if (!RD || !RD->getDefinition())
+    return;
+  Taint T;
+  T.UniformContent = true;
+  for (const FieldDecl *F : RD->getDefinition()->fields())
+    S[StateKey(Base, F)] = T;
 }
 
 void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {

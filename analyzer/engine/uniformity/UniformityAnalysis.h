@@ -95,6 +95,8 @@ private:
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
   void markUniform(const clang::Expr *Buffer, VarState &S);
+  /// Every field of the struct Base holds agrees on this path.
+  void markFieldsAgreed(const clang::VarDecl *Base, VarState &S);
   /// The analysis as the API model's transfers see it (Calls.cpp).
   class ModelEnvAt;
   /// Records a write of user field F (TU-wide facts: may it vary, its
