@@ -62,6 +62,26 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
   }
 }
 
+/// Can writing an element of an object of type T change its length? A
+/// map's operator[] adds a missing key (types with a `key_type`); arrays,
+/// tensors and sequence containers keep their length.
+static bool elementWriteMayResize(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isArrayType() || T->isPointerType() || isTensorType(T))
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return true;
+  bool Sequence = false;
+  for (const Decl *D : RD->decls())
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D)) {
+      if (TD->getName() == "key_type")
+        return true;
+      Sequence |= TD->getName() == "value_type";
+    }
+  return !Sequence;
+}
+
 void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
                                       bool Strong) {
   const Expr *L = strip(LHS);
@@ -163,8 +183,12 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     // Writing an element changes contents, not the object's length.
     // (A tensor element write never resizes the tensor, even under a
     // varying branch; a container's may: map[key], vector growth.)
+    // An element written under a branch that may differ between ranks
+    // differs there (nothing compares it with the other path's elements):
+    // the implicit flow settles now, into the contents only.
     Taint Elem = T;
-    if (Elem.Vary && (!ControlVaries || isTensorType(VD->getType())))
+    Elem.settle();
+    if (Elem.Vary && (!ControlVaries || !elementWriteMayResize(VD->getType())))
       Elem.ContentOnly = true;
     assignVar(VD, Elem, S, /*Strong=*/false);
   }
