@@ -57,13 +57,13 @@ struct VaryOrigin {
   std::string What; ///< e.g. "rank", "local tensor value", "local clock".
 };
 
-/// Answer to "is this value the same on every rank?".
 /// A lower bound PerWorld * W + Constant on an integer, W the world size.
 struct WorldLinearBound {
   int64_t PerWorld = 0;
   int64_t Constant = 0;
 };
 
+/// Answer to "is this value the same on every rank?".
 struct UniformityAnswer {
   bool Uniform = true;
   std::optional<VaryOrigin> Origin; ///< Set when !Uniform.

@@ -169,6 +169,15 @@ bool isTensorLike(QualType T) {
   return false;
 }
 
+const TypedefNameDecl *memberTypedef(const CXXRecordDecl *RD, StringRef Name) {
+  if (RD)
+    for (const Decl *D : RD->decls())
+      if (const auto *TD = dyn_cast<TypedefNameDecl>(D);
+          TD && TD->getName() == Name)
+        return TD;
+  return nullptr;
+}
+
 /// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
 bool isSizeArrayType(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();

@@ -55,6 +55,10 @@ bool isTensorType(clang::QualType T);
 bool isTensorLike(clang::QualType T);
 /// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
 bool isSizeArrayType(clang::QualType T);
+/// The member type Name a class declares (a container's `value_type`,
+/// `key_type`), or null.
+const clang::TypedefNameDecl *memberTypedef(const clang::CXXRecordDecl *RD,
+                                            llvm::StringRef Name);
 
 /// for / while / do / range-for.
 bool isLoopStmt(const clang::Stmt *S);

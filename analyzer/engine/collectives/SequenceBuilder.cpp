@@ -104,10 +104,9 @@ ArgKey argAt(Engine &E, const CallExpr *Call, int Index) {
 
 /// Structure of a condition, with the loop's own induction variables
 /// abstracted, so `for (int i = 0; i < n; ++i)` and `for (int j = 0; j < n;
-/// ++j)` run the same number of times.
-/// Hashes S's structure. With an engine, a variable that holds a named
-/// value there (UniformityAnswer::ValueName) is hashed by that name, so
-/// that `r < rounds` in two arms that each set `rounds = parse_steps(argc)`
+/// ++j)` run the same number of times. With Names, a variable that holds a
+/// named value there (UniformityAnswer::ValueName) is hashed by that name,
+/// so `r < rounds` in two arms that each set `rounds = parse_steps(argc)`
 /// hash alike.
 void hashStmt(const Stmt *S,
               const llvm::SmallPtrSetImpl<const Decl *> &Induction,
@@ -426,8 +425,7 @@ bool runsOnceWithTwoRanks(Engine &E, const ForStmt *F, const VarDecl *V) {
 /// Does every token of the tree exchange with the peer that counter V
 /// names (a point-to-point call whose peer argument reads V), with at
 /// least one token and no other kind of node than choices around them?
-bool exchangesWithCounterPeer(const Engine &E, const NodeRef &N,
-                              const VarDecl *V, bool &Any) {
+bool exchangesWithCounterPeer(const NodeRef &N, const VarDecl *V, bool &Any) {
   switch (N->Kind) {
   case NodeKind::Empty:
     return true;
@@ -443,7 +441,7 @@ bool exchangesWithCounterPeer(const Engine &E, const NodeRef &N,
   case NodeKind::Seq:
   case NodeKind::Alt:
     for (const NodeRef &K : N->Kids)
-      if (!exchangesWithCounterPeer(E, K, V, Any))
+      if (!exchangesWithCounterPeer(K, V, Any))
         return false;
     return true;
   default:
@@ -460,7 +458,7 @@ bool oneExchangePerPeer(Engine &E, const Stmt *T, const NodeRef &Body) {
   const auto *F = dyn_cast_or_null<ForStmt>(T);
   const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
   bool Any = false;
-  return V && exchangesWithCounterPeer(E, Body, V, Any) && Any;
+  return V && exchangesWithCounterPeer(Body, V, Any) && Any;
 }
 
 bool atLeastOnce(Engine &E, const Stmt *T) {

@@ -87,15 +87,11 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
 static bool isElementValueParam(const CXXConstructorDecl *C, unsigned I) {
   if (I == 0 || I >= C->getNumParams())
     return false;
-  const CXXRecordDecl *RD = C->getParent();
-  QualType Param =
-      C->getParamDecl(I)->getType().getNonReferenceType().getUnqualifiedType();
-  for (const Decl *D : RD->decls())
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D);
-        TD && TD->getName() == "value_type")
-      return C->getASTContext().hasSameType(
-          Param, TD->getUnderlyingType().getCanonicalType());
-  return false;
+  const TypedefNameDecl *Value = memberTypedef(C->getParent(), "value_type");
+  return Value &&
+         C->getASTContext().hasSameType(
+             C->getParamDecl(I)->getType().getNonReferenceType().getUnqualifiedType(),
+             Value->getUnderlyingType());
 }
 
 bool UniformityAnalysis::agreedByCollectives(const Expr *X, const Taint &T) {

@@ -70,16 +70,8 @@ static bool elementWriteMayResize(QualType T) {
   if (T->isArrayType() || T->isPointerType() || isTensorType(T))
     return false;
   const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD)
-    return true;
-  bool Sequence = false;
-  for (const Decl *D : RD->decls())
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D)) {
-      if (TD->getName() == "key_type")
-        return true;
-      Sequence |= TD->getName() == "value_type";
-    }
-  return !Sequence;
+  return !RD || memberTypedef(RD, "key_type") ||
+         !memberTypedef(RD, "value_type");
 }
 
 void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
@@ -180,12 +172,11 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     }
   }
   if (const VarDecl *VD = baseVar(L)) {
-    // Writing an element changes contents, not the object's length.
-    // (A tensor element write never resizes the tensor, even under a
-    // varying branch; a container's may: map[key], vector growth.)
-    // An element written under a branch that may differ between ranks
-    // differs there (nothing compares it with the other path's elements):
-    // the implicit flow settles now, into the contents only.
+    // Writing an element changes contents, not the object's length (a
+    // map's operator[] may add the key: elementWriteMayResize). An element
+    // written under a branch that may differ between ranks differs there
+    // (nothing compares it with the other path's elements): the implicit
+    // flow settles now, into the contents only.
     Taint Elem = T;
     Elem.settle();
     if (Elem.Vary && (!ControlVaries || !elementWriteMayResize(VD->getType())))
