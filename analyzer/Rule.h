@@ -34,6 +34,8 @@ struct RawFinding {
   std::string Rule;
   clang::SourceLocation Loc;
   std::string Message;
+  /// The rule's rating; the configuration may override it (Severities).
+  Severity Sev = Severity::Warning;
   std::vector<RawNote> Notes;
   /// Edits of a safe mechanical fix (analyzer/fixes/); all or nothing.
   std::vector<clang::FixItHint> Fixes;
@@ -74,6 +76,12 @@ public:
                        llvm::ArrayRef<std::string> Args = {});
   /// Attaches a fix (analyzer/fixes/ builders); an empty one adds nothing.
   FindingBuilder &fix(std::vector<clang::FixItHint> Hints);
+  /// Rates the finding below the default warning (a note: advice rather
+  /// than a defect); `Severities` in the configuration can raise it.
+  FindingBuilder &severity(Severity S) {
+    F.Sev = S;
+    return *this;
+  }
 
   FindingBuilder &operator<<(llvm::StringRef Arg) {
     Args.push_back(Arg.str());

@@ -45,7 +45,7 @@ make_metrics_group(const c10::intrusive_ptr<c10d::Store> &store,
   auto prefixed = c10::make_intrusive<c10d::PrefixStore>("metrics", store);
   auto options = c10d::ProcessGroupGloo::Options::create();
   options->devices.push_back(trainer::loopback_device());
-  return c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, config.rank, config.world_size, options); // expect: distlint-missing-timeout
+  return c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, config.rank, config.world_size, options); // expect: distlint-missing-timeout(note)
 }
 
 static void average_gradients(c10d::ProcessGroup &group,

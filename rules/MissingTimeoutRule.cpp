@@ -28,11 +28,24 @@ namespace {
 const char *const BadTimeoutMsg =
     "timeout set to %0: %1 practically forever and the job never fails; use "
     "a finite timeout (minutes) so the hang turns into an error";
+// A finite default is advice, not a defect: a note unless configured.
 const char *const DefaultTimeoutMsg =
-    "'%0' is created %1, so the library default (30 minutes) applies: a rank "
-    "that hangs or dies leaves the others blocked in their collectives for "
-    "half an hour before anything fails; set options->timeout to a bound "
-    "that fits one step";
+    "'%0' is created %1, so the library default applies (%2): a rank that "
+    "hangs or dies leaves the others blocked in their collectives for %3 "
+    "before anything fails; set options->timeout to a bound that fits one "
+    "step";
+
+std::string durationText(double Ms) {
+  auto Plural = [](long long N, const char *Unit) {
+    return std::to_string(N) + " " + Unit + (N == 1 ? "" : "s");
+  };
+  long long Whole = static_cast<long long>(Ms);
+  if (Whole % 3600000 == 0)
+    return Plural(Whole / 3600000, "hour");
+  if (Whole % 60000 == 0)
+    return Plural(Whole / 60000, "minute");
+  return Plural(Whole / 1000, "second");
+}
 } // namespace
 
 void MissingTimeoutRule::registerMatchers(MatchFinder &Finder) {
@@ -50,7 +63,8 @@ void MissingTimeoutRule::check(const MatchFinder::MatchResult &Result) {
   for (const char *Id : {"call", "construct", "new", "assign", "init"})
     if ((Node = Result.Nodes.getNodeAs<Stmt>(Id)))
       break;
-  if (!Node || !isAnalyzedStmt(E, Node))
+  // Code that never runs (after GTEST_SKIP()) creates nothing.
+  if (!Node || !isAnalyzedStmt(E, Node) || E.neverRuns(Node))
     return;
   if (const FunctionDecl *FD = E.enclosingFunction(Node);
       FD && FD->isDependentContext())
@@ -109,11 +123,19 @@ void MissingTimeoutRule::checkProcessGroup(const Construction &C) {
   const Expr *Options = C.arg(Row->Args.Options);
   if (Options && creationSetsTimeout(E, Options))
     return;
+  LibraryDefault Default = libraryDefaultTimeout(E, Class);
+  std::string Headers =
+      "LibTorch " + std::to_string(Default.HeadersMajor) + ".x headers";
+  std::string Value = Default.Ms ? durationText(*Default.Ms) : "";
   auto D = diag(C.Site->getBeginLoc(), DefaultTimeoutMsg, *SM);
+  D.severity(Severity::Note);
   D << Class->getNameAsString()
     << (Options ? "with options whose 'timeout' is not set on every "
-                         "path to this point"
-                       : "without options: its timeout is never set");
+                  "path to this point"
+                : "without options: its timeout is never set")
+    << (Default.Ms ? Value + ", " + Default.Constant + " in these " + Headers
+                   : "of these " + Headers)
+    << (Default.Ms ? Value : "the library's default timeout");
   if (auto Origin = optionsOrigin(E, Options)) {
     D.note(Origin->Created, "options created here");
     for (const CallExpr *Call : Origin->ReturnedBy)

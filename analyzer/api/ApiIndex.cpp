@@ -52,6 +52,7 @@ void ApiIndex::addRow(const ApiEntry &Row) {
   llvm::StringRef Name(Row.Name);
   Name.consume_front("::");
   ByName[Name].push_back(&Row);
+  InOrder.push_back(&Row);
 }
 
 std::vector<const ApiEntry *> ApiIndex::byName(llvm::StringRef Name) const {
@@ -64,10 +65,9 @@ std::vector<const ApiEntry *> ApiIndex::byName(llvm::StringRef Name) const {
 
 std::vector<const ApiEntry *> ApiIndex::byRole(Role R) const {
   std::vector<const ApiEntry *> Out;
-  for (const auto &KV : ByName)
-    for (const ApiEntry *E : KV.second)
-      if (E->TheRole == R)
-        Out.push_back(E);
+  for (const ApiEntry *E : InOrder)
+    if (E->TheRole == R)
+      Out.push_back(E);
   return Out;
 }
 

@@ -175,6 +175,10 @@ enum class TimeoutValue : uint8_t {
   Unset,    ///< "Not given" marker (kUnsetTimeout).
 };
 
+/// The c10d backend a ProcessGroupType row implements, and the one a
+/// TimeoutConstant row is the default of (Unspecified: every backend).
+enum class PgBackend : uint8_t { Unspecified, Gloo, Nccl, Mpi, Ucc };
+
 /// The device a DeviceSelect row chooses.
 enum class DeviceType : uint8_t { Unspecified, Cuda, Cpu };
 
@@ -213,6 +217,12 @@ struct RowFacts {
   bool CreatesCommunicator = false;
   /// RankSource rows naming an environment variable: which rank it holds.
   RankScope Scope = RankScope::Unspecified;
+  /// ProcessGroupType rows: the backend; TimeoutConstant rows with
+  /// TimeoutValue::Default: the backend whose default it is.
+  PgBackend Backend = PgBackend::Unspecified;
+  /// ProcessGroupType rows: the first LibTorch major release that declares
+  /// the class (0: every release), which tells the headers' release.
+  uint8_t SinceMajor = 0;
 
   constexpr RowFacts agree(uint8_t Fields) const {
     RowFacts R = *this;
@@ -252,6 +262,16 @@ struct RowFacts {
   constexpr RowFacts createsCommunicator() const {
     RowFacts R = *this;
     R.CreatesCommunicator = true;
+    return R;
+  }
+  constexpr RowFacts backend(PgBackend B) const {
+    RowFacts R = *this;
+    R.Backend = B;
+    return R;
+  }
+  constexpr RowFacts since(uint8_t Major) const {
+    RowFacts R = *this;
+    R.SinceMajor = Major;
     return R;
   }
 };
@@ -331,11 +351,13 @@ public:
              const clang::CXXRecordDecl *ObjectClass = nullptr) const;
   /// Rows by exact qualified name (for tests and fields like "timeout").
   std::vector<const ApiEntry *> byName(llvm::StringRef QualifiedName) const;
-  /// All rows of a role.
+  /// All rows of a role, in table order (where order matters, e.g. the
+  /// default timeouts, a table lists the preferred row first).
   std::vector<const ApiEntry *> byRole(Role R) const;
 
 private:
   std::vector<ApiEntry> UserRows;
+  std::vector<const ApiEntry *> InOrder;
   std::vector<std::string> UserNames;
   llvm::StringMap<std::vector<const ApiEntry *>> ByName;
   mutable llvm::DenseMap<const clang::FunctionDecl *,

@@ -19,7 +19,7 @@ constexpr ArgRoles A;
 constexpr Family F = Family::C10d;
 
 // Collective methods, shared by c10d::ProcessGroup and c10d::Backend.
-#define C10D_METHOD_ROWS(Class)                                                \
+#define C10D_METHOD_ROWS(Class, TypeFacts)                                     \
   {F, Role::Collective, Class "::broadcast",                                   \
    A.send(0).recv(0).options(1), RowFacts().agree(RootRank | RootTensor)},     \
   {F, Role::Collective, Class "::allreduce",                                   \
@@ -58,11 +58,11 @@ constexpr Family F = Family::C10d;
   {F, Role::UniformValue, Class "::getBackendName", A},                        \
   {F, Role::GroupStart, Class "::startCoalescing", A},                         \
   {F, Role::GroupEnd, Class "::endCoalescing", A},                             \
-  {F, Role::ProcessGroupType, Class, A}
+  {F, Role::ProcessGroupType, Class, A, TypeFacts}
 
 const ApiEntry Rows[] = {
-    C10D_METHOD_ROWS("c10d::ProcessGroup"),
-    C10D_METHOD_ROWS("c10d::Backend"),
+    C10D_METHOD_ROWS("c10d::ProcessGroup", RowFacts()),
+    C10D_METHOD_ROWS("c10d::Backend", RowFacts().since(2)),
 
     // ProcessGroupNCCL's out-of-place extras.
     {F, Role::Collective, "c10d::ProcessGroupNCCL::_broadcast_oop",
@@ -95,10 +95,14 @@ const ApiEntry Rows[] = {
      A.comm(0).recvVaries(1).peer(2).tag(3)},
 
     // Process-group / backend classes.
-    {F, Role::ProcessGroupType, "c10d::ProcessGroupGloo", A},
-    {F, Role::ProcessGroupType, "c10d::ProcessGroupNCCL", A},
-    {F, Role::ProcessGroupType, "c10d::ProcessGroupMPI", A},
-    {F, Role::ProcessGroupType, "c10d::ProcessGroupUCC", A},
+    {F, Role::ProcessGroupType, "c10d::ProcessGroupGloo", A,
+     RowFacts().backend(PgBackend::Gloo)},
+    {F, Role::ProcessGroupType, "c10d::ProcessGroupNCCL", A,
+     RowFacts().backend(PgBackend::Nccl)},
+    {F, Role::ProcessGroupType, "c10d::ProcessGroupMPI", A,
+     RowFacts().backend(PgBackend::Mpi)},
+    {F, Role::ProcessGroupType, "c10d::ProcessGroupUCC", A,
+     RowFacts().backend(PgBackend::Ucc)},
 
     // Communicator creation. Options carry the timeout (see TimeoutKnob).
     {F, Role::CommInit, "c10d::ProcessGroupGloo::ProcessGroupGloo",
@@ -169,12 +173,17 @@ const ApiEntry Rows[] = {
     {F, Role::TimeoutConstant, "gloo::kNoTimeout", A,
      RowFacts().timeout(TimeoutValue::Infinite)},
     {F, Role::TimeoutConstant, "c10d::Store::kDefaultTimeout", A,
-     RowFacts().timeout(TimeoutValue::Default)},
+     RowFacts().timeout(TimeoutValue::Default).storeTimeout()},
     {F, Role::TimeoutConstant, "c10d::kUnsetTimeout", A,
      RowFacts().timeout(TimeoutValue::Unset)},
-    {F, Role::TimeoutConstant, "kProcessGroupDefaultTimeout", A,
-     RowFacts().timeout(TimeoutValue::Default)},
+    // The process-group defaults, a backend's own first (2.2 and later:
+    // NCCL's is 10 minutes), then 2.x's backend default, then 1.13's; the
+    // first one the headers declare applies.
+    {F, Role::TimeoutConstant, "c10d::kProcessGroupNCCLDefaultTimeout", A,
+     RowFacts().timeout(TimeoutValue::Default).backend(PgBackend::Nccl)},
     {F, Role::TimeoutConstant, "kBackendDefaultTimeout", A,
+     RowFacts().timeout(TimeoutValue::Default)},
+    {F, Role::TimeoutConstant, "kProcessGroupDefaultTimeout", A,
      RowFacts().timeout(TimeoutValue::Default)},
     {F, Role::TimeoutConstant, "kDefaultTimeout", A,
      RowFacts().timeout(TimeoutValue::Default)},

@@ -25,13 +25,17 @@ namespace {
 std::string configDigest(const DistlintConfig &Config,
                          const DriverOptions &Opts) {
   KeyBuilder K;
-  K.add("config-v2");
-  auto Sev = [&](llvm::StringRef Rule) {
-    return severityName(Config.severityOf(Rule, Opts.WarningsAsErrors));
+  K.add("config-v3");
+  auto Sev = [&](llvm::StringRef Rule, Severity Default = Severity::Warning) {
+    return severityName(
+        Config.severityOf(Rule, Default, Opts.WarningsAsErrors));
   };
   for (const RuleInfo &R : allRules()) {
     K.add(R.Id);
-    K.add(Config.ruleEnabled(R.Id, Opts.RuleGlobs) ? Sev(R.Id) : "off");
+    // Both ratings: a configured severity also raises the rule's notes.
+    bool On = Config.ruleEnabled(R.Id, Opts.RuleGlobs);
+    K.add(On ? Sev(R.Id) : "off");
+    K.add(On ? Sev(R.Id, Severity::Note) : "off");
   }
   K.add(Sev(NoLintErrorRule));
   for (const auto *List :

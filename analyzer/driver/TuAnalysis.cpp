@@ -232,8 +232,9 @@ CollectorOptions collectorOptions(const DistlintConfig &Config,
   CollectorOptions COpts;
   COpts.ProjectRoot = ProjectRoot;
   std::string AsErrors = Opts.WarningsAsErrors;
-  COpts.SeverityOf = [Config, AsErrors](llvm::StringRef Rule) {
-    return Config.severityOf(Rule, AsErrors);
+  COpts.SeverityOf = [Config, AsErrors](llvm::StringRef Rule,
+                                        Severity Default) {
+    return Config.severityOf(Rule, Default, AsErrors);
   };
   auto Filter = [](const std::optional<std::string> &Cli,
                    const std::optional<std::string> &Cfg)

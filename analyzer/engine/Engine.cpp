@@ -126,6 +126,14 @@ const FunctionDecl *Engine::enclosingFunction(const Stmt *S) {
   }
 }
 
+bool Engine::neverRuns(const Stmt *S) {
+  FactsRef F = facts(enclosingFunction(S));
+  if (!F)
+    return false;
+  const CFGBlock *B = F->blockOf(S);
+  return B && !F->reachable(B);
+}
+
 FactsRef Engine::facts(const FunctionDecl *FD) {
   if (!FD)
     return {};

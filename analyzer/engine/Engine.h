@@ -166,6 +166,9 @@ public:
   const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S);
   /// FD's CFG facts; hold the FactsRef while using them (and the blocks).
   FactsRef facts(const clang::FunctionDecl *FD);
+  /// Can S never run: it follows a `return` (GTEST_SKIP()), a noreturn
+  /// call or a never-taken branch in its function? False when unknown.
+  bool neverRuns(const clang::Stmt *S);
   /// Where the paths leaving B (a block of FD) meet again when the paths
   /// that end the job are ignored: after `if (err) exit(1);` that is the
   /// next statement, not the function's exit. Null at the exit.

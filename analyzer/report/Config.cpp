@@ -66,10 +66,11 @@ bool DistlintConfig::ruleEnabled(llvm::StringRef Rule,
   return GlobList(All).contains(Rule);
 }
 
-Severity DistlintConfig::severityOf(llvm::StringRef Rule,
-                                   llvm::StringRef ExtraWarningsAsErrors) const {
+Severity
+DistlintConfig::severityOf(llvm::StringRef Rule, Severity Default,
+                           llvm::StringRef ExtraWarningsAsErrors) const {
   auto It = Severities.find(Rule.str());
-  Severity S = It == Severities.end() ? Severity::Warning : It->second;
+  Severity S = It == Severities.end() ? Default : It->second;
   std::string Globs = "-*";
   for (const std::string &G : WarningsAsErrors)
     Globs += "," + G;

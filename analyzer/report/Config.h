@@ -71,9 +71,13 @@ struct DistlintConfig {
   /// Is Rule enabled after the default, these globs and then ExtraGlobs
   /// (the --rules option)?
   bool ruleEnabled(llvm::StringRef Rule, llvm::StringRef ExtraGlobs) const;
-  /// The configured severity, raised to error where WarningsAsErrors (and
-  /// then ExtraWarningsAsErrors, the command line) matches.
+  /// The severity of a finding of Rule that the rule rates Default (a
+  /// finite library default is a note): the configured severity where
+  /// Severities names the rule (so it can raise a note), else Default; a
+  /// warning is then raised to error where WarningsAsErrors (and then
+  /// ExtraWarningsAsErrors, the command line) matches.
   Severity severityOf(llvm::StringRef Rule,
+                      Severity Default = Severity::Warning,
                       llvm::StringRef ExtraWarningsAsErrors = "") const;
 };
 

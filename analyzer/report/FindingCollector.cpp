@@ -232,7 +232,7 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
     return;
   }
   F.Rule = std::move(Raw.Rule);
-  F.Sev = Opts.SeverityOf ? Opts.SeverityOf(F.Rule) : Severity::Warning;
+  F.Sev = Opts.SeverityOf ? Opts.SeverityOf(F.Rule, Raw.Sev) : Raw.Sev;
   F.Message = std::move(Raw.Message);
   LangOptions DefaultLO;
   const LangOptions &LO = AST ? AST->getLangOpts() : DefaultLO;

@@ -34,8 +34,9 @@ namespace distlint {
 struct CollectorOptions {
   /// Root for fingerprint paths; files under it are always user code.
   std::string ProjectRoot;
-  /// Severity of each rule's findings; default: warning.
-  std::function<Severity(llvm::StringRef Rule)> SeverityOf;
+  /// Severity of a finding of Rule that the rule rates Default; unset:
+  /// Default.
+  std::function<Severity(llvm::StringRef Rule, Severity Default)> SeverityOf;
   /// clang-tidy's -header-filter / -exclude-header-filter. Findings in the
   /// main file are always kept. In other non-system files: with a
   /// HeaderFilter, only where it matches the absolute path; without one,

@@ -19,7 +19,7 @@ make_backends(const c10::intrusive_ptr<c10d::Store> &store, int rank, int size) 
   setenv(c10d::TORCH_NCCL_ASYNC_ERROR_HANDLING[0].c_str(), "0", 1); // expect: distlint-missing-timeout
   auto opts = c10d::ProcessGroupNCCL::Options::create(); // expect-note: options created here
   opts->global_ranks_in_group = {0, 1};
-  auto nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, // expect: distlint-missing-timeout
+  auto nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, // expect: distlint-missing-timeout(note)
                                                           opts);
   (void)gloo;
   return nccl;

@@ -21,7 +21,7 @@ int main() {
   Factory plain = [](const StorePtr &store, int rank, int size) -> BackendPtr {
     auto opts = c10d::ProcessGroupNCCL::Options::create(); // expect-note: options created here
     opts->is_high_priority_stream = false;
-    return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, opts); // expect: distlint-missing-timeout
+    return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, size, opts); // expect: distlint-missing-timeout(note)
   };
   Factory bounded = [](const StorePtr &store, int rank, int size) -> BackendPtr {
     auto opts = c10d::ProcessGroupNCCL::Options::create();

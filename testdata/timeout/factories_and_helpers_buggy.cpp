@@ -22,12 +22,12 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL::Options> nccl_options() {
 c10::intrusive_ptr<c10d::ProcessGroup> make_group(const StorePtr &store,
                                                   int rank, int world) {
   auto opts = nccl_options(); // expect-note: options returned by this call
-  return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, world, opts); // expect: distlint-missing-timeout
+  return c10::make_intrusive<c10d::ProcessGroupNCCL>(store, rank, world, opts); // expect: distlint-missing-timeout(note)
 }
 
 c10::intrusive_ptr<c10d::ProcessGroup> make_gloo_group(const StorePtr &store,
                                                        int rank, int world) {
-  return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, world); // expect: distlint-missing-timeout
+  return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, world); // expect: distlint-missing-timeout(note)
 }
 
 } // namespace dist

@@ -18,7 +18,7 @@ int main() {
   options->devices.push_back(
       c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
   options->threads = 2;
-  auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>( // expect: distlint-missing-timeout
+  auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>( // expect: distlint-missing-timeout(note)
       store, rank, world_size, options);
   std::vector<at::Tensor> grads{torch::ones({4})};
   pg->allreduce(grads)->wait();

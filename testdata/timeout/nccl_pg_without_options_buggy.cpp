@@ -13,11 +13,11 @@ using c10d::ProcessGroupNCCL;
 
 void run(const c10::intrusive_ptr<c10d::Store> &store, int rank,
          int size) {
-  ProcessGroupNCCL direct(store, rank, size); // expect: distlint-missing-timeout
-  auto shared = std::make_shared<ProcessGroupNCCL>(store, rank, size); // expect: distlint-missing-timeout
+  ProcessGroupNCCL direct(store, rank, size); // expect: distlint-missing-timeout(note)
+  auto shared = std::make_shared<ProcessGroupNCCL>(store, rank, size); // expect: distlint-missing-timeout(note)
   auto opts = ProcessGroupNCCL::Options::create(/*is_high_priority_stream=*/true);
   auto prioritized =
-      c10::make_intrusive<ProcessGroupNCCL>(store, rank, size, opts); // expect: distlint-missing-timeout
+      c10::make_intrusive<ProcessGroupNCCL>(store, rank, size, opts); // expect: distlint-missing-timeout(note)
   (void)shared;
   (void)prioritized;
 }

@@ -18,7 +18,7 @@ c10::intrusive_ptr<Gloo> make_group(const c10::intrusive_ptr<c10d::Store> &store
   opts->devices.push_back(Gloo::createDefaultDevice());
   if (const char *ms = std::getenv("PG_TIMEOUT_MS"))
     opts->timeout = std::chrono::milliseconds(std::atoi(ms));
-  return c10::make_intrusive<Gloo>(store, rank, size, opts); // expect: distlint-missing-timeout
+  return c10::make_intrusive<Gloo>(store, rank, size, opts); // expect: distlint-missing-timeout(note)
 }
 
 c10::intrusive_ptr<Gloo> make_side_group(const c10::intrusive_ptr<c10d::Store> &store,
@@ -27,5 +27,5 @@ c10::intrusive_ptr<Gloo> make_side_group(const c10::intrusive_ptr<c10d::Store> &
   opts->devices.push_back(Gloo::createDefaultDevice());
   if (size > 8)
     opts = Gloo::Options::create();
-  return c10::make_intrusive<Gloo>(store, rank, size, opts); // expect: distlint-missing-timeout
+  return c10::make_intrusive<Gloo>(store, rank, size, opts); // expect: distlint-missing-timeout(note)
 }

@@ -40,6 +40,19 @@ TEST(Config, ParsesAllKeys) {
                             "distlint-rank-*"));
   EXPECT_EQ(C.severityOf("distlint-missing-timeout"), Severity::Error);
   EXPECT_EQ(C.severityOf("distlint-missing-set-epoch"), Severity::Warning);
+  // A configured severity applies to the rule's notes too (it raises them);
+  // an unconfigured rule keeps the rating its rule gives.
+  EXPECT_EQ(C.severityOf("distlint-missing-timeout", Severity::Note),
+            Severity::Error);
+  EXPECT_EQ(C.severityOf("distlint-missing-set-epoch", Severity::Note),
+            Severity::Note);
+  // WarningsAsErrors raises warnings, never notes (as in clang-tidy).
+  EXPECT_EQ(
+      C.severityOf("distlint-missing-set-epoch", Severity::Note, "distlint-*"),
+      Severity::Note);
+  EXPECT_EQ(C.severityOf("distlint-missing-set-epoch", Severity::Warning,
+                         "distlint-*"),
+            Severity::Error);
   EXPECT_EQ(C.User.RankSources, std::vector<std::string>{"mylib::Comm::rank"});
   EXPECT_EQ(C.User.WorldSizeSources,
             std::vector<std::string>{"mylib::Comm::size"});

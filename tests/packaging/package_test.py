@@ -91,7 +91,7 @@ def findings(stdout, what):
 def expected_of(path):
     ex = harness.parse(path)
     return collections.Counter({(os.path.basename(path), line, rule): n
-                                for (line, rule), n in ex.findings.items()})
+                                for (line, rule, _), n in ex.findings.items()})
 
 
 def without_messages(counter):

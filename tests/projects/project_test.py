@@ -97,18 +97,20 @@ def main():
     for path in sources:
         ex = harness.parse(path)
         failures += ex.problems
-        for (line, rule), n in ex.findings.items():
-            expected[(path, line, rule)] += n
+        for (line, rule, sev), n in ex.findings.items():
+            expected[(path, line, rule, sev)] += n
     actual = collections.Counter(
-        (os.path.realpath(f["file"]), f["line"], f["rule"]) for f in doc["findings"])
+        (os.path.realpath(f["file"]), f["line"], f["rule"],
+         f.get("severity", "warning")) for f in doc["findings"])
     for key in sorted(set(expected) | set(actual)):
         want, have = expected[key], actual[key]
         if want != have:
-            path, line, rule = key
-            failures.append("%s: %s:%d: [%s] (%d expected, %d reported)" % (
+            path, line, rule, sev = key
+            failures.append("%s: %s:%d: [%s] %s (%d expected, %d reported)" % (
                 "missing" if have < want else "extra",
-                os.path.relpath(path, a.repo), line, rule, want, have))
-    want_rc = 2 if doc.get("errors") else (1 if doc["findings"] else 0)
+                os.path.relpath(path, a.repo), line, rule, sev, want, have))
+    failing = [f for f in doc["findings"] if f.get("severity", "warning") != "note"]
+    want_rc = 2 if doc.get("errors") else (1 if failing else 0)
     if p.returncode != want_rc:
         failures.append("exit status %d, expected %d" % (p.returncode, want_rc))
 

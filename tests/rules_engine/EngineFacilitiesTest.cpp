@@ -1,13 +1,14 @@
 //===- EngineFacilitiesTest.cpp - Loops, values, devices, object flow -----===//
 #include "ApiTestSupport.h"
-#include "engine/Construction.h"
 #include "engine/Budget.h"
+#include "engine/Construction.h"
 #include "engine/Devices.h"
 #include "engine/Engine.h"
 #include "engine/HostReads.h"
 #include "engine/Loops.h"
 #include "engine/ObjectFlow.h"
 #include "engine/Values.h"
+#include "engine/timeouts/Timeouts.h"
 
 #include "gtest/gtest.h"
 
@@ -19,7 +20,8 @@ namespace {
 
 /// A snippet with an Engine over it.
 struct Fixture {
-  explicit Fixture(std::string Code) : S(std::move(Code)) {
+  explicit Fixture(std::string Code, std::vector<std::string> Args = {})
+      : S(std::move(Code), std::move(Args)) {
     if (S.ok())
       E = std::make_unique<Engine>(S.context(), Api);
   }
@@ -156,6 +158,58 @@ void f() {
   EXPECT_EQ(Ms("@minutes", "take"), 300000.0);
   EXPECT_EQ(Ms("@none", "take"), 0.0);
   EXPECT_EQ(Ms("@float", "takef"), 1500.0);
+}
+
+TEST(Timeouts, LibraryDefaultOfEachBackendAndRelease) {
+  const char *Code = R"cpp(
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+)cpp";
+  auto Default = [](Fixture &F, const char *Class) {
+    return libraryDefaultTimeout(
+        *F.E,
+        cast<CXXRecordDecl>(F.S.allDecls(Class).front())->getDefinition());
+  };
+  Fixture V1(Code);
+  ASSERT_TRUE(V1.S.ok());
+  LibraryDefault Nccl1 = Default(V1, "c10d::ProcessGroupNCCL");
+  EXPECT_EQ(Nccl1.HeadersMajor, 1);
+  EXPECT_EQ(Nccl1.Constant, "kProcessGroupDefaultTimeout");
+  EXPECT_EQ(Nccl1.Ms, 30.0 * 60 * 1000);
+
+  Fixture V2(Code, {"-DDISTLINT_TORCH_2X"});
+  ASSERT_TRUE(V2.S.ok());
+  LibraryDefault Nccl2 = Default(V2, "c10d::ProcessGroupNCCL");
+  EXPECT_EQ(Nccl2.HeadersMajor, 2);
+  EXPECT_EQ(Nccl2.Constant, "c10d::kProcessGroupNCCLDefaultTimeout");
+  EXPECT_EQ(Nccl2.Ms, 10.0 * 60 * 1000);
+  LibraryDefault Gloo2 = Default(V2, "c10d::ProcessGroupGloo");
+  EXPECT_EQ(Gloo2.Constant, "kBackendDefaultTimeout");
+  EXPECT_EQ(Gloo2.Ms, 30.0 * 60 * 1000);
+}
+
+TEST(ControlFlow, CodeAfterReturnNeverRunsButHandlersDo) {
+  Fixture F(R"cpp(
+void g();
+void f(int n) {
+  if (n)
+    g(); // @taken
+  return;
+  g(); // @after
+}
+void h() {
+  try {
+    g(); // @try
+  } catch (...) {
+    g(); // @handler
+  }
+}
+)cpp");
+  ASSERT_TRUE(F.S.ok());
+  EXPECT_FALSE(F.E->neverRuns(F.S.call("@taken", "g")));
+  EXPECT_TRUE(F.E->neverRuns(F.S.call("@after", "g")));
+  EXPECT_FALSE(F.E->neverRuns(F.S.call("@try", "g")));
+  EXPECT_FALSE(F.E->neverRuns(F.S.call("@handler", "g")));
 }
 
 TEST(Devices, KindsAndTheTranslationUnit) {

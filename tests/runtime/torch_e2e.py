@@ -293,7 +293,7 @@ def main():
         tmp = Path(tempfile.mkdtemp(prefix="dlrt-torch-"))
         (tmp / "base").mkdir()
         try:
-            expected = sorted(l for l, rule in program.expected if rule == DIVERGENT_RULE)
+            expected = sorted(l for l, rule, _ in program.expected if rule == DIVERGENT_RULE)
             result = judge(runner, program.path, [str(binaries[program.rel])],
                            expected, flags + program.args, program.run_label, tmp)
         finally:
@@ -354,7 +354,7 @@ def example(runner, work, cfg):
     for name, source in (("ddp_trainer_fixed", "train_ddp_fixed.cpp"),
                          ("ddp_trainer", "train_ddp.cpp")):
         program = torch_stage.Program(REPO / "examples" / source)
-        expected = sorted(l for l, rule in program.expected if rule == DIVERGENT_RULE)
+        expected = sorted(l for l, rule, _ in program.expected if rule == DIVERGENT_RULE)
         # As for the clean testdata programs: the fixed trainer may miss the
         # 3 s process-group timeout on a loaded machine, so a failed clean run
         # is repeated once; a real hang or false divergence fails both runs.

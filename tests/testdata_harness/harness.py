@@ -3,6 +3,7 @@
 
 Annotations (on the line they talk about, usually in a comment):
   // expect: rule-a, rule-b        findings of these rules on this line
+  // expect: rule(note)             ... rated note rather than warning
   // expect@+N: rule  / expect@-N:  a finding N lines below / above
   // expect-note: <text>            a note on this line whose message contains <text>
   // expect-note@+N: <text>         ... N lines below (or @-N above)
@@ -10,8 +11,9 @@ Annotations (on the line they talk about, usually in a comment):
                                    relative paths are relative to the program
 Default flags: -std=c++17 -I<repo>/testdata/include.
 
-Fails on any missing or extra finding (rule and line, counted), any missing
-note, a compiler error, or an unexpected exit status.
+Fails on any missing or extra finding (rule, line and severity, counted),
+any missing note, a compiler error, or an unexpected exit status (1 where a
+finding is rated warning or above).
 
 The program is analyzed on its own, without a shared precompiled preamble
 and without the result cache. --save DIR keeps the JSON report, which
@@ -30,12 +32,12 @@ import sys
 EXPECT = re.compile(r"//.*?\bexpect(?:@([+-]\d+))?:\s*(.+?)\s*$")
 EXPECT_NOTE = re.compile(r"\bexpect-note(?:@([+-]\d+))?:\s*(.+?)\s*$")
 ARGS = re.compile(r"\bdistlint-args:\s*(.*?)\s*$")
-RULE_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+RULE_ID = re.compile(r"^([a-z][a-z0-9-]*)(?:\((note|warning|error)\))?$")
 
 
 class Expectations:
     def __init__(self):
-        self.findings = collections.Counter()  # (line, rule) -> count
+        self.findings = collections.Counter()  # (line, rule, severity) -> count
         self.notes = []                         # (line, text, source line)
         self.args = []
         self.problems = []
@@ -59,10 +61,11 @@ def parse(path):
             line = number + int(m.group(1) or 0)
             for rule in m.group(2).split(","):
                 rule = rule.strip()
-                if not RULE_ID.match(rule):
+                r = RULE_ID.match(rule)
+                if not r:
                     ex.problems.append(f"line {number}: bad rule id {rule!r} in expect:")
                     continue
-                ex.findings[(line, rule)] += 1
+                ex.findings[(line, r.group(1), r.group(2) or "warning")] += 1
     return ex
 
 
@@ -96,21 +99,22 @@ def check(doc, returncode, stderr, path, ex, repo):
             failures.append(f"extra finding in another file: {f['file']}:{f['line']}: "
                             f"{f['message']} [{f['rule']}]")
             continue
-        actual[(f["line"], f["rule"])] += 1
+        actual[(f["line"], f["rule"], f.get("severity", "warning"))] += 1
         for n in f.get("notes", []):
             if os.path.realpath(n["file"]) == path:
                 notes_by_line[n["line"]].append(n["message"])
 
     for key in sorted(set(actual) | set(ex.findings)):
-        line, rule = key
+        line, rule, sev = key
         have, want = actual[key], ex.findings[key]
+        shown = rule if sev == "warning" else f"{rule}({sev})"
         if have < want:
-            failures.append(f"missing: {rel}:{line}: [{rule}]" +
+            failures.append(f"missing: {rel}:{line}: [{shown}]" +
                             (f" ({want} expected, {have} reported)" if want > 1 else ""))
         elif have > want:
             msgs = [f["message"] for f in doc["findings"]
                     if f["line"] == line and f["rule"] == rule]
-            failures.append(f"extra: {rel}:{line}: [{rule}] {msgs[0]}" +
+            failures.append(f"extra: {rel}:{line}: [{shown}] {msgs[0]}" +
                             (f" ({have} reported, {want} expected)" if want else ""))
     for line, text, source in ex.notes:
         if not any(text in m for m in notes_by_line[line]):
@@ -118,7 +122,8 @@ def check(doc, returncode, stderr, path, ex, repo):
                             f"(expect-note on line {source}); notes there: "
                             f"{notes_by_line[line]}")
 
-    want_rc = 2 if doc.get("errors") else (1 if doc["findings"] else 0)
+    failing = [f for f in doc["findings"] if f.get("severity", "warning") != "note"]
+    want_rc = 2 if doc.get("errors") else (1 if failing else 0)
     if returncode is not None and returncode != want_rc:
         failures.append(f"exit status {returncode}, expected {want_rc}; stderr:\n{stderr}")
     return failures

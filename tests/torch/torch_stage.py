@@ -97,7 +97,7 @@ class Program:
         self.text = self.path.read_text(errors="replace")
         parsed = harness.parse(str(self.path))
         self.problems = parsed.problems
-        self.expected = sorted(parsed.findings.elements())  # (line, rule)
+        self.expected = sorted(parsed.findings.elements())  # (line, rule, severity)
         self.notes = [(line, text) for line, text, _ in parsed.notes]
         self.args = parsed.args
         self.run_kind, self.run_label = None, None
@@ -165,7 +165,8 @@ def compare_findings(program, report, errors):
             problems.append("finding outside the program: %s:%s %s" % (
                 finding.get("file"), finding.get("line"), finding.get("rule")))
             continue
-        got.append((finding["line"], finding["rule"]))
+        got.append((finding["line"], finding["rule"],
+                    finding.get("severity", "warning")))
         for note in finding.get("notes", []):
             if os.path.realpath(note.get("file", "")) == main:
                 notes.append((note["line"], note.get("message", "")))
@@ -179,10 +180,10 @@ def compare_findings(program, report, errors):
             missing.remove(item)
         else:
             extra.append(item)
-    for line, rule in sorted(missing):
-        problems.append("missing %s at line %d" % (rule, line))
-    for line, rule in sorted(extra):
-        problems.append("unexpected %s at line %d" % (rule, line))
+    for line, rule, sev in sorted(missing):
+        problems.append("missing %s (%s) at line %d" % (rule, sev, line))
+    for line, rule, sev in sorted(extra):
+        problems.append("unexpected %s (%s) at line %d" % (rule, sev, line))
     for line, text in program.notes:
         if not any(l == line and text in m for l, m in notes):
             problems.append("missing note at line %d containing '%s'" % (line, text))
@@ -201,7 +202,9 @@ def run_distlint(distlint, paths, flags, extra=()):
         return {"findings": [], "errors": []}, proc.stderr, (
             "distlint exited %d without JSON output: %s" % (
                 proc.returncode, (proc.stderr.strip().splitlines() or ["?"])[-1]))
-    want = 2 if report.get("errors") else (1 if report.get("findings") else 0)
+    failing = [f for f in report.get("findings", [])
+               if f.get("severity", "warning") != "note"]
+    want = 2 if report.get("errors") else (1 if failing else 0)
     problem = None
     if proc.returncode != want:
         problem = "exit status %d, expected %d" % (proc.returncode, want)

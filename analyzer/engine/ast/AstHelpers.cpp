@@ -178,6 +178,23 @@ const TypedefNameDecl *memberTypedef(const CXXRecordDecl *RD, StringRef Name) {
   return nullptr;
 }
 
+const NamedDecl *lookupQualified(ASTContext &Ctx, StringRef Qualified) {
+  const DeclContext *DC = Ctx.getTranslationUnitDecl();
+  const NamedDecl *Found = nullptr;
+  while (!Qualified.empty()) {
+    auto [Head, Rest] = Qualified.split("::");
+    if (!DC)
+      return nullptr;
+    auto Result = DC->lookup(&Ctx.Idents.get(Head));
+    if (Result.empty())
+      return nullptr;
+    Found = Result.front();
+    DC = dyn_cast<DeclContext>(Found);
+    Qualified = Rest;
+  }
+  return Found;
+}
+
 /// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
 bool isSizeArrayType(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();

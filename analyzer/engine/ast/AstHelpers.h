@@ -60,6 +60,12 @@ bool isSizeArrayType(clang::QualType T);
 const clang::TypedefNameDecl *memberTypedef(const clang::CXXRecordDecl *RD,
                                             llvm::StringRef Name);
 
+/// The declaration a qualified name ("c10d::Backend", "kDefaultTimeout" at
+/// global scope) names in this TU, if declared; namespaces and classes only
+/// (no using-directives or inline-namespace search beyond Clang's lookup).
+const clang::NamedDecl *lookupQualified(clang::ASTContext &Ctx,
+                                        llvm::StringRef Qualified);
+
 /// for / while / do / range-for.
 bool isLoopStmt(const clang::Stmt *S);
 

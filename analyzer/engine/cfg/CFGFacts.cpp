@@ -3,6 +3,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
@@ -61,6 +62,23 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
     Stack.pop_back();
   }
   Facts->RPO.assign(PostOrder.rbegin(), PostOrder.rend());
+  // Reachable: from the entry, and from every catch handler (the CFG has
+  // no exception edges, but a handler runs when its try block throws).
+  Facts->Reachable.assign(Facts->Graph->getNumBlockIDs(), false);
+  std::vector<const CFGBlock *> Work(PostOrder.begin(), PostOrder.end());
+  for (const CFGBlock *B : *Facts->Graph)
+    if (B && llvm::isa_and_nonnull<CXXCatchStmt>(B->getLabel()))
+      Work.push_back(B);
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    if (Facts->Reachable[B->getBlockID()])
+      continue;
+    Facts->Reachable[B->getBlockID()] = true;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const CFGBlock *S = Succ.getReachableBlock())
+        Work.push_back(S);
+  }
   return Facts;
 }
 

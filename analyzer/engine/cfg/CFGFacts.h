@@ -36,6 +36,12 @@ public:
   allControlDependencies(const clang::CFGBlock *B);
   /// Immediate post-dominator (null for the exit block / virtual root).
   const clang::CFGBlock *immediatePostDominator(const clang::CFGBlock *B) const;
+  /// Can B run: is it reachable from the entry (code after a `return`, a
+  /// noreturn call, or a never-taken branch is not)?
+  bool reachable(const clang::CFGBlock *B) const {
+    return B && B->getBlockID() < Reachable.size() &&
+           Reachable[B->getBlockID()];
+  }
   /// Blocks in reverse post-order from the entry.
   const std::vector<const clang::CFGBlock *> &reversePostOrder() const {
     return RPO;
@@ -52,6 +58,7 @@ private:
   std::unique_ptr<clang::CFGStmtMap> StmtMap;
   std::unique_ptr<clang::ControlDependencyCalculator> CDC;
   std::vector<const clang::CFGBlock *> RPO;
+  std::vector<bool> Reachable; ///< By block id.
   /// Statement element -> (its block, its index there); built on the first
   /// elementIndexOf, as most functions are never asked.
   mutable llvm::DenseMap<const clang::Stmt *,

@@ -210,6 +210,36 @@ std::optional<std::string> unusableTimeout(Engine &E, const Expr *Value) {
   return std::nullopt;
 }
 
+LibraryDefault libraryDefaultTimeout(Engine &E, const CXXRecordDecl *Class) {
+  LibraryDefault D;
+  ASTContext &Ctx = E.context();
+  for (const api::ApiEntry *Row : E.api().byRole(api::Role::ProcessGroupType))
+    if (Row->Facts.SinceMajor > D.HeadersMajor)
+      if (const auto *RD =
+              dyn_cast_or_null<CXXRecordDecl>(lookupQualified(Ctx, Row->Name));
+          RD && RD->hasDefinition())
+        D.HeadersMajor = Row->Facts.SinceMajor;
+  const api::ApiEntry *Type =
+      E.api().findType(Class, api::Role::ProcessGroupType);
+  api::PgBackend Backend =
+      Type ? Type->Facts.Backend : api::PgBackend::Unspecified;
+  auto Defaults = E.api().byRole(api::Role::TimeoutConstant);
+  for (api::PgBackend Wanted : {Backend, api::PgBackend::Unspecified})
+    for (const api::ApiEntry *Row : Defaults) {
+      if (Row->Facts.Timeout != api::TimeoutValue::Default ||
+          Row->Facts.StoreTimeout || Row->Facts.Backend != Wanted)
+        continue;
+      const auto *V =
+          dyn_cast_or_null<VarDecl>(lookupQualified(Ctx, Row->Name));
+      if (!V || !V->getInit())
+        continue;
+      D.Constant = Row->Name;
+      D.Ms = evaluateDurationMs(E, V->getInit());
+      return D;
+    }
+  return D;
+}
+
 bool creationSetsTimeout(Engine &E, const Expr *X) {
   return creationSets(E, X, 0);
 }

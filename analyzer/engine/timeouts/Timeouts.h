@@ -24,6 +24,18 @@ namespace distlint {
 /// which means no timeout", "48 hours"), if it is.
 std::optional<std::string> unusableTimeout(Engine &E, const clang::Expr *Value);
 
+/// The timeout a process group of Class gets when nothing sets one: the
+/// first default constant (TimeoutConstant rows with TimeoutValue::Default)
+/// of its backend, else of every backend, that the headers declare; and
+/// the LibTorch release of those headers (ProcessGroupType rows' SinceMajor).
+struct LibraryDefault {
+  std::optional<double> Ms; ///< The constant's value, when it evaluates.
+  std::string Constant;     ///< Its qualified name; empty: none declared.
+  int HeadersMajor = 1;
+};
+LibraryDefault libraryDefaultTimeout(Engine &E,
+                                     const clang::CXXRecordDecl *Class);
+
 /// Does the creation of X (options, or any value assigned to the options
 /// variable) already set the timeout on every path: a factory or
 /// constructor argument, options whose timeout is set before they are

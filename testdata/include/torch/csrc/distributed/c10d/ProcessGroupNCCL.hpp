@@ -2,6 +2,7 @@
 // no timeout: the inherited `timeout` field must be assigned. The watchdog
 // that aborts hung collectives is controlled by environment variables.
 #pragma once
+#include <chrono>
 #include <nccl.h>
 #include <string>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
@@ -20,6 +21,9 @@ static std::vector<std::string> TORCH_NCCL_ASYNC_ERROR_HANDLING = {
     "TORCH_NCCL_ASYNC_ERROR_HANDLING", "NCCL_ASYNC_ERROR_HANDLING"};
 static std::vector<std::string> TORCH_NCCL_ENABLE_MONITORING = {
     "TORCH_NCCL_ENABLE_MONITORING"};
+// Since 2.2 (before: the backend default, 30 minutes).
+constexpr auto kProcessGroupNCCLDefaultTimeout =
+    std::chrono::milliseconds(10 * 60 * 1000);
 #define DISTLINT_NCCL_BASE Backend
 #else
 constexpr const char *NCCL_BLOCKING_WAIT = "NCCL_BLOCKING_WAIT";
