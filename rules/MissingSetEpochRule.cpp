@@ -41,6 +41,9 @@ const char *const CallMessages[] = {
     "set_epoch is called after make_data_loader (line %0) copied the "
     "sampler: this epoch's loader still uses the previous epoch's seed (the "
     "first two epochs share an order); call it before building the loader",
+    "set_epoch runs only on the ranks that take a rank-dependent branch: "
+    "the other ranks' samplers keep their first epoch and shuffle into the "
+    "same order every epoch; call set_epoch(epoch) on every rank",
 };
 } // namespace
 
@@ -181,9 +184,16 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
                  : std::vector<clang::FixItHint>{});
     break;
   }
-  for (const auto &[Call, Issue] : V.Calls)
-    if (ReportedSetEpoch.insert(Call.Call).second)
-      diag(Call.Call->getExprLoc(), CallMessages[Issue], *SM) << FactoryLine;
+  for (size_t I = 0; I < V.Calls.size(); ++I) {
+    const auto &[Call, Issue] = V.Calls[I];
+    if (!ReportedSetEpoch.insert(Call.Call).second)
+      continue;
+    auto D = diag(Call.Call->getExprLoc(), CallMessages[Issue], *SM);
+    D << FactoryLine;
+    if (Issue == EpochVerdict::OnSomeRanks && I < V.RankBranches.size())
+      D.note(V.RankBranches[I]->getBeginLoc(),
+             "the branch that depends on the rank");
+  }
 }
 
 } // namespace distlint

@@ -105,6 +105,25 @@ public:
       bindLHS(OC->getArg(0), OC->getArg(1));
     return true;
   }
+  /// A callable handed to a container (push_back, emplace_back, insert:
+  /// any member of a class with a value_type) is registered in it.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const ValueDecl *Holder = holderOf(MC->getImplicitObjectArgument());
+    if (!Holder || !memberTypedef(MC->getRecordDecl(), "value_type"))
+      return true;
+    for (const Expr *Arg : MC->arguments())
+      if (const FunctionDecl *Target = callableTarget(Arg)) {
+        auto &List = P.Registered[Holder];
+        if (!llvm::is_contained(List, Target))
+          List.push_back(Target);
+      }
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *R) {
+    if (const ValueDecl *Holder = holderOf(R->getRangeInit()))
+      P.ElementOf[R->getLoopVariable()] = Holder;
+    return true;
+  }
   bool VisitCXXConstructorDecl(CXXConstructorDecl *Ctor) {
     for (const CXXCtorInitializer *I : Ctor->inits())
       if (I->getMember() && I->getInit())
@@ -117,6 +136,32 @@ public:
 private:
   Engine &E;
   AnalysisManager &P;
+
+  static const ValueDecl *holderOf(const Expr *X) {
+    X = X ? strip(X) : nullptr;
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(X))
+      return DR->getDecl();
+    if (const auto *M = dyn_cast_or_null<MemberExpr>(X))
+      return M->getMemberDecl();
+    return nullptr;
+  }
+  /// The function a callable expression runs: a lambda, a function or its
+  /// address, a variable already bound to one.
+  const FunctionDecl *callableTarget(const Expr *X) {
+    X = strip(X);
+    if (const auto *L = dyn_cast<LambdaExpr>(X))
+      return L->getCallOperator();
+    if (const auto *U = dyn_cast<UnaryOperator>(X);
+        U && U->getOpcode() == UO_AddrOf)
+      X = strip(U->getSubExpr());
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
+        return FD;
+      if (auto It = P.Bindings.find(DR->getDecl()); It != P.Bindings.end())
+        return It->second;
+    }
+    return nullptr;
+  }
 
   void bindLHS(const Expr *LHS, const Expr *RHS) {
     LHS = strip(LHS);

@@ -218,6 +218,14 @@ public:
   /// std::function / function-pointer variables and fields -> target.
   llvm::DenseMap<const clang::ValueDecl *, const clang::FunctionDecl *>
       Bindings;
+  /// Containers of callables (variables, fields) -> the functions handed
+  /// to them (`hooks.push_back([this](int e) {...})`), in source order.
+  llvm::DenseMap<const clang::ValueDecl *,
+                 llvm::SmallVector<const clang::FunctionDecl *, 2>>
+      Registered;
+  /// Range-for variables -> the container they iterate (`for (auto &h :
+  /// hooks)`): a call of one runs a function registered there.
+  llvm::DenseMap<const clang::ValueDecl *, const clang::ValueDecl *> ElementOf;
   /// Objects whose dynamic class is known.
   llvm::DenseMap<const clang::VarDecl *, const clang::CXXRecordDecl *> DynTypes;
   /// Vector-like variables holding tensor variables (for in-place ops).

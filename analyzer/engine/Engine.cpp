@@ -81,6 +81,9 @@ const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
     if (It != P->Bindings.end())
       return It->second;
   }
+  // An element of a container holding one registered callable runs it.
+  if (auto Targets = registeredTargets(Call); Targets.size() == 1)
+    return Targets.front();
   // Virtual calls: use the dynamic class when the object's is known.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
@@ -95,6 +98,31 @@ const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
     }
   }
   return FD;
+}
+
+llvm::ArrayRef<const FunctionDecl *>
+Engine::registeredTargets(const CallExpr *Call) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+    return {};
+  const Expr *Obj = strip(OC->getArg(0));
+  const ValueDecl *Container = nullptr;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Obj)) {
+    auto It = P->ElementOf.find(DR->getDecl()); // for (auto &h : hooks) h();
+    if (It != P->ElementOf.end())
+      Container = It->second;
+  } else if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(Obj);
+             Sub && Sub->getOperator() == OO_Subscript) { // hooks[i]()
+    const Expr *Base = strip(Sub->getArg(0));
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Base))
+      Container = DR->getDecl();
+    else if (const auto *M = dyn_cast<MemberExpr>(Base))
+      Container = M->getMemberDecl();
+  }
+  auto It = Container ? P->Registered.find(Container) : P->Registered.end();
+  if (It == P->Registered.end())
+    return {};
+  return It->second;
 }
 
 const api::ApiEntry *Engine::apiRole(const CallExpr *Call, api::Role R) {

@@ -132,6 +132,11 @@ public:
   /// std::function variables bound to a lambda, virtual calls whose
   /// dynamic type is known.
   const clang::FunctionDecl *resolveCallee(const clang::CallExpr *Call);
+  /// A call of an element of a container of callables (`for (auto &h :
+  /// hooks) h(e);`, `hooks[i](e)`): the functions registered in it (with
+  /// one, resolveCallee gives it). Empty for other calls.
+  llvm::ArrayRef<const clang::FunctionDecl *>
+  registeredTargets(const clang::CallExpr *Call);
   /// Row of role R for this call's callee, or null.
   const api::ApiEntry *apiRole(const clang::CallExpr *Call, api::Role R);
   /// `exit(EXIT_SUCCESS)`: a call that ends the process with status 0 (its

@@ -613,8 +613,11 @@ def judge(label, results):
         # A set_epoch program: judged by the order it prints each epoch.
         same = [len(set(o.values())) == 1 for o in orders]
         if label == "buggy":
-            return all(same), ("every rank saw the same order each epoch"
-                               if all(same) else
+            # The defect: a rank that repeats its order (set_epoch called
+            # on some ranks only leaves the others repeating theirs).
+            return any(same), ("rank %s saw the same order each epoch" % ",".join(
+                str(r.rank) for r, s in zip(results, same) if s)
+                               if any(same) else
                                "the order changed between epochs: %s" % orders)
         return not any(same), ("the order changed between epochs on every rank"
                                if not any(same) else

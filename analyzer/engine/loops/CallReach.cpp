@@ -96,6 +96,11 @@ llvm::ArrayRef<const CallExpr *> callSitesOf(Engine &E,
         return;
       if (const FunctionDecl *Def = userDefinition(E, Callee))
         St.Sites[Def].push_back(Call);
+      // A call of a hook runs each function registered with its container.
+      for (const FunctionDecl *Hook : E.registeredTargets(Call))
+        if (const FunctionDecl *Def = userDefinition(E, Hook);
+            Def && Hook != Callee)
+          St.Sites[Def].push_back(Call);
     };
     for (const FunctionDecl *F : E.userFunctions()) {
       walkCalls(E, F->getBody(), Record);

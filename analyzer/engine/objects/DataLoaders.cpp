@@ -188,17 +188,70 @@ bool isHeaderOf(const CFGBlock *B, const Stmt *Loop) {
   return B && B->getTerminatorStmt() == Loop;
 }
 
+/// How many calls deep a set_epoch is followed into helpers and hooks.
+constexpr int kSeedingCallDepth = 3;
+
+bool seedsOnEveryPath(Engine &E, const FunctionDecl *Def,
+                      llvm::ArrayRef<SetEpochCall> Effective, int Depth);
+
+/// Does St run one of the Effective set_epoch calls: the call itself, a
+/// call of a helper or hook that runs one on every path, or a loop over
+/// registered hooks (`for (auto &h : hooks) h(epoch);` runs each of them)
+/// one of which does?
+bool seedsAt(Engine &E, const Stmt *St, llvm::ArrayRef<SetEpochCall> Effective,
+             int Depth) {
+  for (const SetEpochCall &S : Effective)
+    if (S.Call == St)
+      return true;
+  if (Depth >= kSeedingCallDepth)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(St)) {
+    const FunctionDecl *Callee = E.resolveCallee(Call);
+    return Callee && isAnalyzedDecl(E, Callee) && Callee->getDefinition() &&
+           seedsOnEveryPath(E, Callee->getDefinition(), Effective, Depth + 1);
+  }
+  const auto *Range = dyn_cast<DeclStmt>(St);
+  if (!Range)
+    return false;
+  for (const DynTypedNode &P : E.context().getParents(*Range)) {
+    const auto *Loop = P.get<CXXForRangeStmt>();
+    if (!Loop || Loop->getRangeStmt() != Range)
+      continue;
+    bool Seeds = false;
+    forEachCallIn(E, Loop->getBody(), [&](const Expr *X, const FunctionDecl *) {
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+      const auto *Obj = OC && OC->getNumArgs()
+                            ? dyn_cast<DeclRefExpr>(strip(OC->getArg(0)))
+                            : nullptr;
+      if (Seeds || !Obj || Obj->getDecl() != Loop->getLoopVariable())
+        return;
+      for (const FunctionDecl *Hook : E.registeredTargets(OC))
+        if (Hook->getDefinition() &&
+            seedsOnEveryPath(E, Hook->getDefinition(), Effective, Depth + 1))
+          Seeds = true;
+    });
+    return Seeds;
+  }
+  return false;
+}
+
+bool seedsOnEveryPath(Engine &E, const FunctionDecl *Def,
+                      llvm::ArrayRef<SetEpochCall> Effective, int Depth) {
+  MustHappenQuery Q;
+  auto IsEvent = [&](const Stmt *St) {
+    return seedsAt(E, St, Effective, Depth);
+  };
+  Q.IsEvent = IsEvent;
+  std::optional<bool> R = holdsOnEveryPath(E, Def, nullptr, Q);
+  return R && *R;
+}
+
 /// Does a set_epoch in SetEpochs (with an epoch that varies) run on every
 /// path from the start of an iteration of Ctx.Loop to At, along Ctx.Via?
 std::optional<bool> seededBefore(Engine &E, const Stmt *At,
                                  const StepContext &Ctx, ObjectRef Sampler,
                                  llvm::ArrayRef<SetEpochCall> Effective) {
-  auto IsEvent = [&](const Stmt *St) {
-    for (const SetEpochCall &S : Effective)
-      if (S.Call == St)
-        return true;
-    return false;
-  };
+  auto IsEvent = [&](const Stmt *St) { return seedsAt(E, St, Effective, 0); };
   auto IsSamplerDecl = [&](const Stmt *St) {
     const auto *DS = dyn_cast<DeclStmt>(St);
     return DS && Sampler.var() &&
@@ -296,13 +349,86 @@ std::vector<SetEpochCall> setEpochCalls(Engine &E, ObjectRef O) {
   return Out;
 }
 
+namespace {
+/// Is Cond true exactly when the holder H is still empty (`!loader_`,
+/// `loader_ == nullptr`, `!loader_.get()`)?
+bool testsEmpty(Engine &E, const Expr *Cond, ObjectRef H) {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot) {
+    const Expr *Held = U->getSubExpr()->IgnoreParenImpCasts();
+    // `!ptr` on a smart pointer: its operator bool.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Held);
+        MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()))
+      Held = MC->getImplicitObjectArgument();
+    return designates(E, Held, H);
+  }
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+      B && B->getOpcode() == BO_EQ) {
+    L = B->getLHS();
+    R = B->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond);
+             OC && OC->getOperator() == OO_EqualEqual &&
+             OC->getNumArgs() == 2) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+  }
+  auto Null = [&](const Expr *X) {
+    return X->IgnoreParenImpCasts()->isNullPointerConstant(
+               E.context(), Expr::NPC_ValueDependentIsNotNull) !=
+           Expr::NPCK_NotNull;
+  };
+  return L && R &&
+         ((Null(R) && designates(E, L, H)) || (Null(L) && designates(E, R, H)));
+}
+
+/// Is the factory built only while its holder is empty (`if (!loader_)
+/// loader_ = make_data_loader(...)`): once, the first time round?
+bool builtLazily(Engine &E, const LoaderFacts &F) {
+  if (!F.Holder)
+    return false;
+  // Emptied again elsewhere (`loader_.reset()`, another assignment): then
+  // the test may pass every epoch.
+  bool Emptied = false;
+  for (const FunctionDecl *Fn : functionsUsing(E, F.Holder))
+    forEachCallIn(E, Fn->getBody(), [&](const Expr *X, const FunctionDecl *) {
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+      const Expr *Obj = MC ? MC->getImplicitObjectArgument()
+                        : OC && OC->getNumArgs() ? OC->getArg(0)
+                                                 : nullptr;
+      const auto *M = MC ? MC->getMethodDecl()
+                         : dyn_cast_or_null<CXXMethodDecl>(
+                               OC ? OC->getDirectCallee() : nullptr);
+      if (!Obj || !M || M->isConst() || !designates(E, Obj, F.Holder))
+        return;
+      bool AssignsFactory = OC && OC->getNumArgs() == 2 &&
+                            strip(OC->getArg(1)) == strip(F.Factory);
+      Emptied |= !AssignsFactory;
+    });
+  if (Emptied)
+    return false;
+  for (const Stmt *Branch : E.controllingBranches(F.Factory))
+    if (const auto *If = dyn_cast<IfStmt>(Branch);
+        If && If->getCond() && testsEmpty(E, If->getCond(), F.Holder) &&
+        If->getThen()->getSourceRange().fullyContains(
+            F.Factory->getSourceRange()))
+      return true;
+  return false;
+}
+} // namespace
+
 EpochVerdict epochVerdict(Engine &E, const LoaderFacts &F) {
   EpochVerdict V;
   if (!F.SamplerClass || !F.Shuffles || F.Iterations.empty())
     return V;
   const SourceManager &SM = E.context().getSourceManager();
   auto FactoryLoops = loopsAround(E, F.Factory);
+  bool Lazy = builtLazily(E, F);
   auto BuiltIn = [&](const Stmt *Loop) {
+    if (Lazy)
+      return false; // Built in the first iteration only.
     for (const StepContext &C : FactoryLoops)
       if (C.Loop == Loop)
         return true;
@@ -365,6 +491,16 @@ EpochVerdict epochVerdict(Engine &E, const LoaderFacts &F) {
       } else if (Before(F.Factory, S.Call)) {
         V.Calls.push_back({S, EpochVerdict::AfterCopy});
         V.ReportFactory = false;
+      } else {
+        // Before the copy on some paths: those of some ranks only?
+        for (const Stmt *Branch : E.controllingBranches(S.Call))
+          if (!E.branchUniformity(Branch).Uniform) {
+            V.Calls.push_back({S, EpochVerdict::OnSomeRanks});
+            V.RankBranches.resize(V.Calls.size());
+            V.RankBranches.back() = Branch;
+            V.ReportFactory = false;
+            break;
+          }
       }
     }
     return V;

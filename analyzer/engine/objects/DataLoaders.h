@@ -79,8 +79,13 @@ struct EpochVerdict {
     ConstantEpoch,
     /// Called after the loader copied the sampler (a varying epoch).
     AfterCopy,
+    /// Called before the copy, but under a rank-dependent branch: the
+    /// other ranks never reseed.
+    OnSomeRanks,
   };
   llvm::SmallVector<std::pair<SetEpochCall, CallIssue>, 2> Calls;
+  /// OnSomeRanks: the rank-dependent branch, per call (same order).
+  llvm::SmallVector<const clang::Stmt *, 2> RankBranches;
   /// RebuiltWithoutSetEpoch: false when a set_epoch after the copy already
   /// explains the problem (report the calls only).
   bool ReportFactory = true;

@@ -1,5 +1,7 @@
 //===- ObjectRef.cpp ------------------------------------------------------===//
 #include "ObjectRef.h"
+#include "engine/Construction.h"
+#include "engine/Loops.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
 #include "engine/ast/Names.h"
@@ -94,7 +96,11 @@ llvm::SmallPtrSet<const ValueDecl *, 4> objectAliases(ObjectRef O,
   return Set;
 }
 
-bool designates(Engine &E, const Expr *X, ObjectRef O) {
+namespace {
+/// How many helper calls deep a reference parameter is followed back.
+constexpr int kParamDepth = 3;
+
+bool designatesImpl(Engine &E, const Expr *X, ObjectRef O, int Depth) {
   ObjectRef Got = designatedObject(X);
   if (!Got || !O)
     return false;
@@ -103,7 +109,26 @@ bool designates(Engine &E, const Expr *X, ObjectRef O) {
   const VarDecl *V = Got.var();
   if (!V || V->isImplicit())
     return false;
-  return objectAliases(O, E.enclosingFunction(X)).count(V) != 0;
+  if (objectAliases(O, E.enclosingFunction(X)).count(V))
+    return true;
+  // A reference (or pointer) parameter a caller binds to O:
+  // `void begin_epoch(Sampler &s, ...)` called with the sampler.
+  const auto *P = dyn_cast<ParmVarDecl>(V);
+  const auto *FD =
+      P ? dyn_cast_or_null<FunctionDecl>(P->getDeclContext()) : nullptr;
+  if (!FD || Depth >= kParamDepth ||
+      !(P->getType()->isReferenceType() || isPointerLike(P->getType())))
+    return false;
+  for (const CallExpr *Site : callSitesOf(E, FD))
+    if (const Expr *Arg = callArgument(Site, FD, P->getFunctionScopeIndex());
+        Arg && designatesImpl(E, Arg, O, Depth + 1))
+      return true;
+  return false;
+}
+} // namespace
+
+bool designates(Engine &E, const Expr *X, ObjectRef O) {
+  return designatesImpl(E, X, O, 0);
 }
 
 llvm::SmallVector<const FunctionDecl *, 8> functionsUsing(Engine &E,
