@@ -108,7 +108,11 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
             "collective or device work");
   for (const Stmt *Via : Step->Via)
     if (Via != At)
-      Diag.note(Via->getBeginLoc(), "reached in every step through this call");
+      Diag.note(Via->getBeginLoc(),
+                isa<DeclStmt>(Via)
+                    ? "reached in every step: this object's destructor runs "
+                      "at the end of its scope"
+                    : "reached in every step through this call");
   if (Helper)
     Diag.note(Call->getExprLoc(),
               "the sync inside the helper: '%0' waits "

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "LoopsInternal.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace distlint {
@@ -119,6 +121,29 @@ bool stepsDirectly(Engine &E, const FunctionDecl *Def) {
 std::optional<StepContext> runsEveryStepImpl(Engine &E, const Stmt *S,
                                              int Depth);
 
+/// Declarations of local objects of class RD (by value) in user code.
+llvm::SmallVector<const DeclStmt *, 4>
+localDeclarationsOf(Engine &E, const CXXRecordDecl *RD) {
+  llvm::SmallVector<const DeclStmt *, 4> Out;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->hasLocalStorage() &&
+            V->getType()->getAsCXXRecordDecl() == RD) {
+          Out.push_back(DS);
+          break;
+        }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  for (const FunctionDecl *F : E.userFunctions())
+    Walk(F->getBody());
+  return Out;
+}
+
 /// Sites from which a call of Def runs every step.
 const std::vector<StepCaller> &stepCallers(Engine &E, const FunctionDecl *Def,
                                            int Depth) {
@@ -133,6 +158,12 @@ const std::vector<StepCaller> &stepCallers(Engine &E, const FunctionDecl *Def,
   for (const CallExpr *Call : callSitesOf(E, Def))
     if (auto Ctx = runsEveryStepImpl(E, Call, Depth + 1))
       Found.push_back({Call, *Ctx});
+  // A destructor runs where each local of its class goes out of scope: an
+  // RAII timer declared in the step body runs it every step.
+  if (const auto *Dtor = dyn_cast<CXXDestructorDecl>(Def))
+    for (const DeclStmt *Decl : localDeclarationsOf(E, Dtor->getParent()))
+      if (auto Ctx = runsEveryStepImpl(E, Decl, Depth + 1))
+        Found.push_back({Decl, *Ctx});
   // A lambda passed to an algorithm runs where it is written.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
       MD && MD->getParent()->isLambda()) {
