@@ -73,7 +73,7 @@ void StrayDeviceSyncRule::registerMatchers(MatchFinder &Finder) {
 void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   Engine &E = engine();
-  if (!Call || !isAnalyzedStmt(E, Call))
+  if (!Call || !isAnalyzedStmt(E, Call) || E.neverRuns(Call))
     return;
   const FunctionDecl *FD = E.enclosingFunction(Call);
   if (!FD || FD->isDependentContext())
