@@ -165,23 +165,27 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
   case EpochVerdict::RebuiltWithoutSetEpoch:
     if (!V.ReportFactory)
       break;
-    diag(F.Factory->getBeginLoc(),
-         V.TheKind == EpochVerdict::RebuiltFromTemporary
-             ? "the loader is rebuilt every epoch from a new "
-               "DistributedRandomSampler that never gets set_epoch: its epoch "
-               "is always 0, so every epoch sees the same order; create the "
-               "sampler, call set_epoch(epoch), then build the loader"
-             : "the loader is rebuilt every epoch, but set_epoch(epoch) is "
-               "not called on its DistributedRandomSampler before it is "
-               "copied here: every epoch shuffles with the same seed and sees "
-               "the same order; call sampler.set_epoch(epoch) first",
-         *SM)
-        .note(V.EpochLoop->getBeginLoc(),
-              "epoch loop: the loader is rebuilt here every epoch")
-        .fix(V.TheKind == EpochVerdict::RebuiltWithoutSetEpoch
-                 ? fixes::insertSetEpoch(E, F.Factory, FixSampler,
-                                         V.EpochLoop)
-                 : std::vector<clang::FixItHint>{});
+    auto D = diag(
+        F.Factory->getBeginLoc(),
+        V.TheKind == EpochVerdict::RebuiltFromTemporary
+            ? "the loader is rebuilt every epoch from a new "
+              "DistributedRandomSampler that never gets set_epoch: its epoch "
+              "is always 0, so every epoch sees the same order; create the "
+              "sampler, call set_epoch(epoch), then build the loader"
+            : "the loader is rebuilt every epoch, but set_epoch(epoch) is "
+              "not called on its DistributedRandomSampler before it is "
+              "copied here: every epoch shuffles with the same seed and sees "
+              "the same order; call sampler.set_epoch(epoch) first",
+        *SM);
+    D.note(V.EpochLoop->getBeginLoc(),
+           "epoch loop: the loader is rebuilt here every epoch");
+    for (const CallExpr *Copy : V.SeedsACopy)
+      D.note(Copy->getExprLoc(),
+             "this set_epoch reseeds a copy of the sampler that the lambda "
+             "captured by value, not the sampler the loader copies");
+    D.fix(V.TheKind == EpochVerdict::RebuiltWithoutSetEpoch
+              ? fixes::insertSetEpoch(E, F.Factory, FixSampler, V.EpochLoop)
+              : std::vector<clang::FixItHint>{});
     break;
   }
   for (size_t I = 0; I < V.Calls.size(); ++I) {

@@ -21,7 +21,7 @@ public:
       std::cout << "starting epoch " << epoch << std::endl;
     });
     on_epoch_begin_.push_back(
-        [sampler = sampler_](size_t epoch) mutable { sampler.set_epoch(epoch); });
+        [sampler = sampler_](size_t epoch) mutable { sampler.set_epoch(epoch); }); // expect-note: reseeds a copy of the sampler
   }
 
   void run(size_t epochs) {

@@ -417,6 +417,38 @@ bool builtLazily(Engine &E, const LoaderFacts &F) {
       return true;
   return false;
 }
+/// set_epoch calls on a lambda's by-value copy of the sampler O: an init
+/// capture `[s = sampler_]` or a copy capture `[sampler]`.
+llvm::SmallVector<const CallExpr *, 1> setEpochOnCapturedCopies(Engine &E,
+                                                                ObjectRef O) {
+  llvm::SmallVector<const CallExpr *, 1> Out;
+  for (const Expr *X : callsWithRole(E, api::Role::SetEpoch)) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(X);
+    const auto *Ref =
+        MC ? dyn_cast<DeclRefExpr>(
+                 MC->getImplicitObjectArgument()->IgnoreParenImpCasts())
+           : nullptr;
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V)
+      continue;
+    bool Copy = false;
+    if (V->isInitCapture())
+      Copy = !V->getType()->isReferenceType() && V->getInit() &&
+             designates(E, V->getInit(), O);
+    else if (Ref->refersToEnclosingVariableOrCapture() && V == O.var())
+      if (const auto *M =
+              dyn_cast_or_null<CXXMethodDecl>(E.enclosingFunction(MC));
+          M && M->getParent()->isLambda())
+        for (const DynTypedNode &P : E.context().getParents(*M->getParent()))
+          if (const auto *Lambda = P.get<LambdaExpr>())
+            for (const LambdaCapture &C : Lambda->captures())
+              if (C.capturesVariable() && C.getCapturedVar() == V)
+                Copy = C.getCaptureKind() == LCK_ByCopy;
+    if (Copy)
+      Out.push_back(MC);
+  }
+  return Out;
+}
 } // namespace
 
 EpochVerdict epochVerdict(Engine &E, const LoaderFacts &F) {
@@ -483,6 +515,7 @@ EpochVerdict epochVerdict(Engine &E, const LoaderFacts &F) {
     if (!Seeded || *Seeded)
       return EpochVerdict{};
     V.TheKind = EpochVerdict::RebuiltWithoutSetEpoch;
+    V.SeedsACopy = setEpochOnCapturedCopies(E, F.Sampler);
     for (const SetEpochCall &S : SetEpochs) {
       if (!contextIn(E, S.Call, Epoch->Loop)) {
         V.Calls.push_back({S, EpochVerdict::Once});

@@ -86,6 +86,9 @@ struct EpochVerdict {
   llvm::SmallVector<std::pair<SetEpochCall, CallIssue>, 2> Calls;
   /// OnSomeRanks: the rank-dependent branch, per call (same order).
   llvm::SmallVector<const clang::Stmt *, 2> RankBranches;
+  /// RebuiltWithoutSetEpoch: set_epoch calls on a copy of the sampler that
+  /// a lambda captured by value (`[s = sampler_] { s.set_epoch(e); }`).
+  llvm::SmallVector<const clang::CallExpr *, 1> SeedsACopy;
   /// RebuiltWithoutSetEpoch: false when a set_epoch after the copy already
   /// explains the problem (report the calls only).
   bool ReportFactory = true;

@@ -8,6 +8,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 
 using namespace clang;
 
@@ -100,7 +101,26 @@ namespace {
 /// How many helper calls deep a reference parameter is followed back.
 constexpr int kParamDepth = 3;
 
+/// Is X a lambda's by-value copy of a variable (`[sampler] { sampler... }`):
+/// the name is the variable's, the object is the lambda's own?
+bool namesCapturedCopy(Engine &E, const Expr *X) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripValue(X)->IgnoreParenCasts());
+  if (!Ref || !Ref->refersToEnclosingVariableOrCapture())
+    return false;
+  const auto *M = dyn_cast_or_null<CXXMethodDecl>(E.enclosingFunction(Ref));
+  if (!M || !M->getParent()->isLambda())
+    return false;
+  for (const DynTypedNode &P : E.context().getParents(*M->getParent()))
+    if (const auto *Lambda = P.get<LambdaExpr>())
+      for (const LambdaCapture &C : Lambda->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == Ref->getDecl())
+          return C.getCaptureKind() == LCK_ByCopy;
+  return false;
+}
+
 bool designatesImpl(Engine &E, const Expr *X, ObjectRef O, int Depth) {
+  if (X && namesCapturedCopy(E, X))
+    return false;
   ObjectRef Got = designatedObject(X);
   if (!Got || !O)
     return false;
