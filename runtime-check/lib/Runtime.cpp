@@ -1,5 +1,11 @@
-//===- Runtime.cpp - Per-process state of the preload library
-//--------------===//
+//===- Runtime.cpp - Pending operations, the watchdog, the trace ----------===//
+//
+// The lock-free table of operations in flight, the watchdog thread that
+// reads it, and the trace's life cycle (open, exit, fork): one file because
+// all three share the table's internals. Settings: RuntimeConfig.cpp;
+// communicators: Communicators.cpp.
+//
+//===----------------------------------------------------------------------===//
 #include "Runtime.h"
 #include "DriverApi.h"
 #include "LiveCompare.h"
@@ -21,143 +27,6 @@ namespace rt {
 
 DLRT_TLS int HookDepth;
 std::atomic<TraceWriter *> CurrentTrace{nullptr};
-
-namespace {
-
-int envInt(const char *Name, int Default) {
-  const char *V = std::getenv(Name);
-  if (!V || !*V)
-    return Default;
-  char *End = nullptr;
-  long N = std::strtol(V, &End, 10);
-  return (End && *End == 0) ? int(N) : Default;
-}
-
-/// The first of Names that is set, as an int.
-int firstEnvInt(std::initializer_list<const char *> Names, int Default) {
-  for (const char *N : Names) {
-    int V = envInt(N, INT32_MIN);
-    if (V != INT32_MIN)
-      return V;
-  }
-  return Default;
-}
-
-/// A setting that is set but not usable gets one line and its default.
-void warnSetting(const char *Name, const char *Value, const char *Want,
-                 const char *Default) {
-  logLine("%s=%s is not %s; using the default (%s)", Name, Value, Want,
-          Default);
-}
-
-/// A 0/1 switch.
-bool envSwitch(const char *Name, bool Default) {
-  const char *V = std::getenv(Name);
-  if (!V || !*V)
-    return Default;
-  if (std::strcmp(V, "0") == 0 || std::strcmp(V, "1") == 0)
-    return V[0] == '1';
-  warnSetting(Name, V, "0 or 1", Default ? "1" : "0");
-  return Default;
-}
-
-/// The launch's id: distlint-rt run's, else one every rank of the job can
-/// derive from its launcher's job id, else 0 (unknown).
-uint64_t readRunId() {
-  if (const char *V = std::getenv("DISTLINT_RT_RUN_ID"); V && *V) {
-    char *End = nullptr;
-    uint64_t Id = std::strtoull(V, &End, 16);
-    if (End && *End == 0 && Id)
-      return Id;
-    warnSetting("DISTLINT_RT_RUN_ID", V, "a non-zero hexadecimal id",
-                "the job's id");
-  }
-  for (const char *Name :
-       {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid",
-        "SLURM_JOB_ID", "PMI_ID_FILE"})
-    if (const char *V = std::getenv(Name); V && *V) {
-      uint64_t H =
-          hashBytes(V, std::strlen(V), hashBytes(Name, std::strlen(Name)));
-      if (const char *Step = std::getenv("SLURM_STEP_ID");
-          Step && Name[0] == 'S')
-        H = hashBytes(Step, std::strlen(Step), H);
-      return H ? H : 1;
-    }
-  return 0;
-}
-
-Config readConfig() {
-  Config C;
-  if (const char *D = std::getenv("DISTLINT_RT_DIR"); D && *D)
-    C.Dir = D;
-  if (const char *T = std::getenv("DISTLINT_RT_TIMEOUT"); T && *T) {
-    char *End = nullptr;
-    double Seconds = std::strtod(T, &End);
-    if (End && *End == 0 && Seconds > 0 && Seconds < 1e9)
-      C.TimeoutNs = uint64_t(Seconds * 1e9);
-    else
-      warnSetting("DISTLINT_RT_TIMEOUT", T, "a number of seconds > 0", "300");
-  }
-  C.AbortOnHang = envSwitch("DISTLINT_RT_ABORT", false);
-  C.Disabled = envSwitch("DISTLINT_RT_DISABLE", false);
-  C.Live = envSwitch("DISTLINT_RT_LIVE", true);
-  if (const char *R = std::getenv("DISTLINT_RT_RECORDS"); R && *R) {
-    char *End = nullptr;
-    long N = std::strtol(R, &End, 10);
-    if (End && *End == 0 && N >= 64 && N <= (1l << 30))
-      C.Records = uint32_t(N);
-    else
-      warnSetting("DISTLINT_RT_RECORDS", R, "a record count from 64 to 2^30",
-                  "65536");
-  }
-  C.RunId = readRunId();
-  // Launchers' conventions: torchrun / distlint-rt, Open MPI, PMIx, MPICH
-  // (PMI), Slurm.
-  C.EnvRank = firstEnvInt(
-      {"RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"},
-      -1);
-  C.EnvWorldSize = firstEnvInt(
-      {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}, 0);
-  C.EnvLocalRank = firstEnvInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
-                                "MPI_LOCALRANKID", "SLURM_LOCALID"},
-                               -1);
-  return C;
-}
-
-std::atomic<int> KnownRank{-2}; // -2: not yet read from the environment.
-
-} // namespace
-
-const Config &config() {
-  // Never destroyed: the watchdog thread and late hooks (other libraries'
-  // exit handlers) read it while exit() runs the static destructors.
-  static const Config &C = *new Config(readConfig());
-  return C;
-}
-
-void logLine(const char *Format, ...) {
-  char Buf[1024];
-  int N = std::snprintf(Buf, sizeof(Buf), "distlint-rt: ");
-  va_list Args;
-  va_start(Args, Format);
-  int M = std::vsnprintf(Buf + N, sizeof(Buf) - N - 1, Format, Args);
-  va_end(Args);
-  size_t Len =
-      size_t(N) + (M < 0 ? 0 : std::min<size_t>(M, sizeof(Buf) - N - 2));
-  Buf[Len++] = '\n';
-  ssize_t Ignored = write(2, Buf, Len);
-  (void)Ignored;
-}
-
-int globalRank() {
-  int R = KnownRank.load(std::memory_order_relaxed);
-  if (R == -2) {
-    R = config().EnvRank;
-    int Unset = -2;
-    KnownRank.compare_exchange_strong(Unset, R);
-  }
-  return R;
-}
 
 // ---- Pending operations
 // ---------------------------------------------------------------
@@ -586,116 +455,6 @@ void endSync(TraceWriter &T, SyncHandle &H) {
   H.Pending = -1;
 }
 
-// ---- Communicators
-// ---------------------------------------------------------------------
-
-namespace {
-constexpr unsigned kCommEntries = 1024;
-CommState Comms[kCommEntries];
-std::mutex CommMu;
-std::atomic<uint64_t> AdoptedCount[kNumApis];
-
-inline unsigned commSlot(uintptr_t Handle) {
-  return unsigned((Handle * 0x9E3779B97F4A7C15ull) >> 54) & (kCommEntries - 1);
-}
-} // namespace
-
-CommState *findComm(Api ApiId, uintptr_t Handle) {
-  unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
-  for (unsigned Probe = 0; Probe < kCommEntries; ++Probe) {
-    CommState &C = Comms[(S + Probe) & (kCommEntries - 1)];
-    uintptr_t H = C.Handle.load(std::memory_order_acquire);
-    if (H == 0)
-      return nullptr;
-    if (H == Handle && C.ApiId == ApiId) // A freed handle is met anew.
-      return C.Live.load(std::memory_order_relaxed) ? &C : nullptr;
-  }
-  return nullptr;
-}
-
-CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank,
-                   int Size) {
-  std::lock_guard<std::mutex> Lock(CommMu);
-  unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
-  CommState *Target = nullptr;
-  for (unsigned Probe = 0; Probe < kCommEntries; ++Probe) {
-    CommState &C = Comms[(S + Probe) & (kCommEntries - 1)];
-    uintptr_t H = C.Handle.load(std::memory_order_relaxed);
-    if (H == 0 || (H == Handle && C.ApiId == ApiId)) {
-      Target = &C;
-      break;
-    }
-  }
-  if (!Target)
-    return nullptr;
-  int Peers = Size > 0 ? Size : 1;
-  // Re-registration of a reused handle replaces the state; the old arrays
-  // leak on purpose (another thread might still read them).
-  Target->ApiId = ApiId;
-  Target->Id = Id;
-  Target->Rank = Rank;
-  Target->Size = Size;
-  Target->CollSeq.store(0);
-  Target->Children.store(0);
-  Target->AnySourceSeq.store(0);
-  Target->SendSeq = new std::atomic<uint64_t>[Peers]();
-  Target->RecvSeq = new std::atomic<uint64_t>[Peers]();
-  Target->AbortIssued.store(0);
-  Target->AsyncErrorSeen.store(0);
-  Target->Live.store(1);
-  Target->Handle.store(Handle, std::memory_order_release);
-  return Target;
-}
-
-void dropComm(CommState *Comm) {
-  if (Comm)
-    Comm->Live.store(0, std::memory_order_release);
-}
-
-uint64_t adoptedCommId(Api ApiId) {
-  uint64_t N = AdoptedCount[unsigned(ApiId) % kNumApis].fetch_add(1) + 1;
-  return hashMix(0x61646f7074656400ull + uint64_t(ApiId), N);
-}
-
-void forEachComm(void (*Fn)(CommState *, void *), void *Arg) {
-  for (CommState &C : Comms)
-    if (C.Handle.load(std::memory_order_acquire) && C.Live.load())
-      Fn(&C, Arg);
-}
-
-void recordCommCreate(CommState *Comm, OpCode Via, uint64_t ParentId, int Color,
-                      const CallSite &Site, int Result) {
-  TraceWriter *T = trace();
-  if (!T || !Comm)
-    return;
-  uint64_t Slot;
-  TraceRecord *R = T->claim(Slot);
-  uint64_t Now = monotonicNs();
-  R->Seq = 0;
-  R->CommId = Comm->Id;
-  R->Count = 0;
-  R->StartNs = Now;
-  R->EndNs.store(Now, std::memory_order_relaxed);
-  R->Aux = ParentId;
-  R->Kind = uint32_t(RecordKind::CommCreate);
-  R->ApiId = uint16_t(Comm->ApiId);
-  R->Op = uint16_t(Via);
-  R->DataType = -1;
-  R->RedOp = -1;
-  R->Peer = kNoPeer;
-  R->CommRank = Comm->Rank;
-  R->CommSize = Comm->Size;
-  R->Group = 0;
-  R->State.store(StateReturned | StateCompleted, std::memory_order_relaxed);
-  R->Progress.store(0, std::memory_order_relaxed);
-  R->Result = Result;
-  R->Tid = uint32_t(syscall(SYS_gettid));
-  R->Tag = Color;
-  for (unsigned I = 0; I < kRecordFrames; ++I)
-    R->Frames[I] = Site.Frames[I];
-  T->commit(R, Slot);
-}
-
 // ---- Watchdog
 // -----------------------------------------------------------------------------
 
@@ -1003,12 +762,6 @@ TraceWriter *trace() {
   CurrentTrace.store(T, std::memory_order_release);
   startWatchdog();
   return T;
-}
-
-void setGlobalRank(int Rank, int WorldSize) {
-  KnownRank.store(Rank);
-  if (TraceWriter *T = trace())
-    T->setRank(Rank, WorldSize);
 }
 
 } // namespace rt
