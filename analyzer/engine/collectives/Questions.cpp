@@ -378,27 +378,71 @@ Engine::divergenceAt(const CallExpr *Collective) {
   return thrownPast(Collective);
 }
 
-/// A call earlier in the same try block may throw on some ranks only: the
-/// catch handler then skips this collective on those ranks.
+namespace {
+/// Does a handler of Try leave the statements after the try: a `return`, or
+/// a `continue` / `break` of a loop around the try (not one inside the
+/// handler)?
+bool handlerLeaves(const CXXTryStmt *Try) {
+  std::function<bool(const Stmt *, bool)> Leaves = [&](const Stmt *S,
+                                                       bool InLoop) {
+    if (!S)
+      return false;
+    if (isa<ReturnStmt>(S))
+      return true;
+    if (isa<ContinueStmt>(S) && !InLoop)
+      return true;
+    if (isa<BreakStmt>(S) && !InLoop)
+      return true;
+    bool Inner =
+        InLoop ||
+        isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+    for (const Stmt *Child : S->children())
+      if (Leaves(Child, Inner))
+        return true;
+    return false;
+  };
+  for (unsigned I = 0; I < Try->getNumHandlers(); ++I)
+    if (Leaves(Try->getHandler(I)->getHandlerBlock(), false))
+      return true;
+  return false;
+}
+} // namespace
+
+/// A call that throws on some ranks only, where the catch handler then
+/// skips this collective on those ranks: earlier in the same try block, or
+/// in an earlier try statement of an enclosing block whose handler leaves
+/// it (`catch (...) { continue; }` in a step loop).
 std::optional<Engine::Divergence>
 Engine::thrownPast(const CallExpr *Collective) {
-  const CXXTryStmt *Try = nullptr;
-  for (const Stmt *Cur = parentStmt(Collective); Cur; Cur = parentStmt(Cur))
-    if ((Try = dyn_cast<CXXTryStmt>(Cur)))
-      break;
-  if (!Try)
-    return std::nullopt;
   std::vector<const CallExpr *> Calls;
-  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+  std::function<void(const Stmt *, bool)> Collect = [&](const Stmt *S,
+                                                        bool All) {
     if (!S)
       return;
     if (const auto *C = dyn_cast<CallExpr>(S))
-      if (C->getBeginLoc() < Collective->getBeginLoc())
+      if (All || C->getBeginLoc() < Collective->getBeginLoc())
         Calls.push_back(C);
     for (const Stmt *Child : S->children())
-      Collect(Child);
+      Collect(Child, All);
   };
-  Collect(Try->getTryBlock());
+  const Stmt *Prev = Collective;
+  for (const Stmt *Cur = parentStmt(Collective); Cur;
+       Prev = Cur, Cur = parentStmt(Cur)) {
+    if (const auto *Try = dyn_cast<CXXTryStmt>(Cur)) {
+      if (Prev == Try->getTryBlock())
+        Collect(Try->getTryBlock(), false);
+    } else if (const auto *Block = dyn_cast<CompoundStmt>(Cur)) {
+      for (const Stmt *Child : Block->body()) {
+        if (Child == Prev)
+          break;
+        if (const auto *Try = dyn_cast<CXXTryStmt>(Child);
+            Try && handlerLeaves(Try))
+          Collect(Try->getTryBlock(), true);
+      }
+    }
+    if (isa<LambdaExpr>(Cur))
+      break;
+  }
   for (const CallExpr *Call : Calls) {
     const FunctionDecl *Callee = resolveCallee(Call);
     if (!Callee || !Callee->hasBody() || !isTaughtDecl(*this, Callee))
