@@ -90,8 +90,30 @@ static std::string orderMessage(const collectives::OrderDifference &D,
   }
 }
 
+void RankDivergentCollectiveRule::reportDispatch(const CollectiveSite &Site,
+                                                 const Engine::Divergence &D) {
+  auto Diag =
+      diag(Site.Call->getBeginLoc(),
+           formatMessage(
+               "call to '%0' runs a different override on different ranks: the "
+               "class of the object depends on %1, and '%2' and '%3' issue "
+               "different collectives, so the ranks wait in different ones",
+               {D.Overrider->getNameAsString(), why(D.Origin),
+                D.Overrider->getQualifiedNameAsString(),
+                D.OtherOverrider->getQualifiedNameAsString()}),
+           *SM);
+  for (const FunctionDecl *Over : {D.Overrider, D.OtherOverrider})
+    Diag.note(Over->getLocation(),
+              formatMessage("'%0' issues its collectives here",
+                            {Over->getQualifiedNameAsString()}));
+  if (D.Origin.Loc.isValid())
+    Diag.note(D.Origin.Loc, originNote(D.Origin));
+}
+
 void RankDivergentCollectiveRule::reportDivergence(
     const CollectiveSite &Site, const Engine::Divergence &D) {
+  if (D.Overrider && D.OtherOverrider)
+    return reportDispatch(Site, D);
   std::string Name = calleeName(Site);
   const CallExpr *Call = Site.Call;
   // Where the arms first differ, and what the other rank class issues there.

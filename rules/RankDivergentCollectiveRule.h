@@ -26,6 +26,7 @@ private:
   /// In match order, each once (a TU may hold 60,000 functions).
   llvm::SetVector<const clang::FunctionDecl *> Functions;
   void checkFunction(const clang::FunctionDecl *FD);
+  void reportDispatch(const CollectiveSite &Site, const Engine::Divergence &D);
   void reportDivergence(const CollectiveSite &Site,
                         const Engine::Divergence &D);
   void reportArguments(const CollectiveSite &Site);

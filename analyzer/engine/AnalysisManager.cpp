@@ -172,10 +172,22 @@ private:
   }
   /// Remembers what a callable variable runs and what an object's dynamic
   /// class is.
+  /// A holder given two different values (`if (rank == 0) r = &leader;
+  /// else r = &worker;`) has no one target or class: forget it for good.
+  template <typename Map, typename Key, typename Value>
+  void bindOnce(Map &M, const Key *D, Value V) {
+    if (P.Ambiguous.count(D))
+      return;
+    auto [It, New] = M.try_emplace(D, V);
+    if (!New && It->second != V) {
+      M.erase(It);
+      P.Ambiguous.insert(D);
+    }
+  }
   void bind(const ValueDecl *D, const Expr *Init) {
     const Expr *X = strip(Init);
     if (const auto *L = dyn_cast<LambdaExpr>(X)) {
-      P.Bindings[D] = L->getCallOperator();
+      bindOnce(P.Bindings, D, L->getCallOperator());
       return;
     }
     if (const auto *U = dyn_cast<UnaryOperator>(X);
@@ -183,11 +195,11 @@ private:
       X = strip(U->getSubExpr());
     if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl())) {
-        P.Bindings[D] = FD;
+        bindOnce(P.Bindings, D, FD);
         return;
       }
       if (auto It = P.Bindings.find(DR->getDecl()); It != P.Bindings.end()) {
-        P.Bindings[D] = It->second;
+        bindOnce(P.Bindings, D, It->second);
         return;
       }
     }
@@ -213,7 +225,7 @@ private:
     }
     if (!T.isNull())
       if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
-        P.DynTypes[VD] = RD;
+        bindOnce(P.DynTypes, VD, RD);
   }
 };
 } // namespace

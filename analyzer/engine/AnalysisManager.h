@@ -228,6 +228,8 @@ public:
   llvm::DenseMap<const clang::ValueDecl *, const clang::ValueDecl *> ElementOf;
   /// Objects whose dynamic class is known.
   llvm::DenseMap<const clang::VarDecl *, const clang::CXXRecordDecl *> DynTypes;
+  /// Holders given different targets or classes: in neither map.
+  llvm::SmallPtrSet<const clang::ValueDecl *, 8> Ambiguous;
   /// Vector-like variables holding tensor variables (for in-place ops).
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>

@@ -218,8 +218,16 @@ public:
       const clang::CallExpr *OtherSite = nullptr;
     };
     std::optional<RankPair> Ranks;
+    /// A virtual call whose object's class depends on the rank: two
+    /// overriders that issue different collectives.
+    const clang::FunctionDecl *Overrider = nullptr, *OtherOverrider = nullptr;
   };
   std::optional<Divergence> divergenceAt(const clang::CallExpr *Collective);
+  /// The definitions in this TU of a virtual method and of every method
+  /// that overrides it (`r->sync()` may run any of them when the class of
+  /// `*r` is not known).
+  llvm::SmallVector<const clang::FunctionDecl *, 4>
+  overriders(const clang::FunctionDecl *Method);
   /// Arguments of a direct API collective that must agree across ranks but
   /// don't: pairs of (role name, argument expression, origin).
   struct ArgumentMismatch {

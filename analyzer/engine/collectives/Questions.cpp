@@ -89,6 +89,48 @@ bool Engine::onParamCommunicators(const FunctionDecl *FD,
   return true;
 }
 
+llvm::SmallVector<const FunctionDecl *, 4>
+Engine::overriders(const FunctionDecl *Method) {
+  llvm::SmallVector<const FunctionDecl *, 4> Out;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Method);
+  if (!MD || !MD->isVirtual())
+    return Out;
+  MD = MD->getCanonicalDecl();
+  std::function<bool(const CXXMethodDecl *, int)> Overrides =
+      [&](const CXXMethodDecl *M, int Depth) {
+        if (M->getCanonicalDecl() == MD)
+          return true;
+        if (Depth > 8)
+          return false;
+        for (const CXXMethodDecl *O : M->overridden_methods())
+          if (Overrides(O, Depth + 1))
+            return true;
+        return false;
+      };
+  for (const FunctionDecl *F : userFunctions())
+    if (const auto *M = dyn_cast<CXXMethodDecl>(F);
+        M && M->doesThisDeclarationHaveABody() && Overrides(M, 0) &&
+        !llvm::is_contained(Out, M))
+      Out.push_back(M);
+  return Out;
+}
+
+namespace {
+/// The virtual call's static callee when its object's class is not known
+/// (resolveCallee found no overrider of its own).
+const CXXMethodDecl *unresolvedVirtual(Engine &E, const CallExpr *Call) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  const auto *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->isVirtual() || E.resolveCallee(Call) != MD)
+    return nullptr;
+  // Qualified calls (Base::f()) are not dispatched.
+  if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+      ME && ME->hasQualifier())
+    return nullptr;
+  return MD;
+}
+} // namespace
+
 std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   const FunctionDecl *FD = resolveCallee(Call);
   if (!FD)
@@ -102,8 +144,57 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
     if (S.IssuesCollective)
       return CollectiveSite{Call, nullptr, Def ? Def : FD, S.FirstCollective};
   }
+  // A virtual call on an object of unknown class issues a collective when
+  // one of the overriders in this TU does.
+  if (const CXXMethodDecl *MD = unresolvedVirtual(*this, Call))
+    for (const FunctionDecl *Over : overriders(MD))
+      if (Over != FD && isTaughtDecl(*this, Over))
+        if (const FunctionSummary &S = summary(Over); S.IssuesCollective)
+          return CollectiveSite{Call, nullptr, Over, S.FirstCollective};
   return std::nullopt;
 }
+
+namespace {
+/// `r->sync()` where the overriders issue different collectives and the
+/// object r designates depends on the rank: the ranks run different
+/// overriders.
+std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
+                                                     const CallExpr *Call) {
+  const CXXMethodDecl *MD = unresolvedVirtual(E, Call);
+  if (!MD)
+    return std::nullopt;
+  auto Overs = E.overriders(MD);
+  if (Overs.size() < 2)
+    return std::nullopt;
+  collectives::CalleeTrees Callees;
+  const FunctionDecl *First = nullptr, *Other = nullptr;
+  std::string FirstTree;
+  for (const FunctionDecl *Over : Overs) {
+    if (!isTaughtDecl(E, Over))
+      continue;
+    std::string Tree =
+        collectives::print(collectives::functionSequence(E, Over, Callees));
+    if (!First) {
+      First = Over;
+      FirstTree = Tree;
+    } else if (Tree != FirstTree) {
+      Other = Over;
+      break;
+    }
+  }
+  if (!Other)
+    return std::nullopt;
+  const auto *MC = cast<CXXMemberCallExpr>(Call);
+  UniformityAnswer A = E.uniformity(MC->getImplicitObjectArgument());
+  if (A.Uniform || !A.Origin)
+    return std::nullopt;
+  Engine::Divergence D;
+  D.Origin = *A.Origin;
+  D.Overrider = First;
+  D.OtherOverrider = Other;
+  return D;
+}
+} // namespace
 
 void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
   FunctionResult *Light = P->analyze(FD);
@@ -319,6 +410,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
   const FunctionDecl *FD = enclosingFunction(Collective);
   if (!FD)
     return std::nullopt;
+  if (auto D = dispatchDivergence(*this, Collective))
+    return D;
   P->prepare();
   ResidentResult R = P->resident(FD);
   if (!R)
