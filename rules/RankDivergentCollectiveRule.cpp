@@ -92,20 +92,34 @@ static std::string orderMessage(const collectives::OrderDifference &D,
 
 void RankDivergentCollectiveRule::reportDispatch(const CollectiveSite &Site,
                                                  const Engine::Divergence &D) {
-  auto Diag =
-      diag(Site.Call->getBeginLoc(),
-           formatMessage(
-               "call to '%0' runs a different override on different ranks: the "
-               "class of the object depends on %1, and '%2' and '%3' issue "
-               "different collectives, so the ranks wait in different ones",
-               {D.Overrider->getNameAsString(), why(D.Origin),
-                D.Overrider->getQualifiedNameAsString(),
-                D.OtherOverrider->getQualifiedNameAsString()}),
-           *SM);
-  for (const FunctionDecl *Over : {D.Overrider, D.OtherOverrider})
-    Diag.note(Over->getLocation(),
-              formatMessage("'%0' issues its collectives here",
-                            {Over->getQualifiedNameAsString()}));
+  // `role->sync()`: the method; `step()`: the holder.
+  std::string Called = "the call";
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Site.Call))
+    Called = "'" + MC->getMethodDecl()->getNameAsString() + "'";
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Site.Call);
+           OC && OC->getNumArgs())
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+      Called = "'" + Ref->getDecl()->getNameAsString() + "'";
+  auto Target = [&](const FunctionDecl *FD) {
+    if (const auto *M = dyn_cast<CXXMethodDecl>(FD);
+        M && M->getParent()->isLambda())
+      return "the lambda at line " +
+             std::to_string(SM->getExpansionLineNumber(FD->getLocation()));
+    return "'" + FD->getQualifiedNameAsString() + "'";
+  };
+  auto Diag = diag(
+      Site.Call->getBeginLoc(),
+      formatMessage(
+          "call to %0 runs a different function on different ranks: which "
+          "one depends on %1, and %2 and %3 issue different collectives, so "
+          "the ranks wait in different ones",
+          {Called, why(D.Origin), Target(D.Overrider),
+           Target(D.OtherOverrider)}),
+      *SM);
+  for (const FunctionDecl *FD : {D.Overrider, D.OtherOverrider})
+    Diag.note(FD->getLocation(),
+              formatMessage("%0 issues its collectives here", {Target(FD)}));
   if (D.Origin.Loc.isValid())
     Diag.note(D.Origin.Loc, originNote(D.Origin));
 }

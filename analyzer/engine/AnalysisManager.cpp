@@ -184,10 +184,22 @@ private:
       P.Ambiguous.insert(D);
     }
   }
+  void bindCallable(const ValueDecl *D, const FunctionDecl *Target) {
+    auto &List = P.Candidates[D];
+    if (!llvm::is_contained(List, Target))
+      List.push_back(Target);
+    bindOnce(P.Bindings, D, Target);
+  }
   void bind(const ValueDecl *D, const Expr *Init) {
     const Expr *X = strip(Init);
+    // `cond ? a : b`: either, so both.
+    if (const auto *C = dyn_cast<ConditionalOperator>(X)) {
+      bind(D, C->getTrueExpr());
+      bind(D, C->getFalseExpr());
+      return;
+    }
     if (const auto *L = dyn_cast<LambdaExpr>(X)) {
-      bindOnce(P.Bindings, D, L->getCallOperator());
+      bindCallable(D, L->getCallOperator());
       return;
     }
     if (const auto *U = dyn_cast<UnaryOperator>(X);
@@ -195,11 +207,13 @@ private:
       X = strip(U->getSubExpr());
     if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
       if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl())) {
-        bindOnce(P.Bindings, D, FD);
+        bindCallable(D, FD);
         return;
       }
-      if (auto It = P.Bindings.find(DR->getDecl()); It != P.Bindings.end()) {
-        bindOnce(P.Bindings, D, It->second);
+      if (auto It = P.Candidates.find(DR->getDecl());
+          It != P.Candidates.end()) {
+        for (const FunctionDecl *Target : It->second)
+          bindCallable(D, Target);
         return;
       }
     }

@@ -230,6 +230,11 @@ public:
   llvm::DenseMap<const clang::VarDecl *, const clang::CXXRecordDecl *> DynTypes;
   /// Holders given different targets or classes: in neither map.
   llvm::SmallPtrSet<const clang::ValueDecl *, 8> Ambiguous;
+  /// Every function a callable holder was given (`step = rank == 0 ?
+  /// lead : follow`), in source order.
+  llvm::DenseMap<const clang::ValueDecl *,
+                 llvm::SmallVector<const clang::FunctionDecl *, 2>>
+      Candidates;
   /// Vector-like variables holding tensor variables (for in-place ops).
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>

@@ -55,10 +55,11 @@ const std::vector<const FunctionDecl *> &Engine::userFunctions() {
   return P->UserFunctions;
 }
 
-const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
+/// The variable or field a call through a std::function object or function
+/// pointer calls (null for other calls).
+static const ValueDecl *callableHolder(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   const Expr *CalleeExpr = strip(Call->getCallee());
-  // Calls through std::function objects or function pointers.
   const ValueDecl *Holder = nullptr;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
       OC && OC->getOperator() == OO_Call && OC->getNumArgs() >= 1) {
@@ -76,7 +77,13 @@ const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
       if (const auto *DR = dyn_cast<DeclRefExpr>(strip(U->getSubExpr())))
         Holder = DR->getDecl();
   }
-  if (Holder) {
+  return Holder;
+}
+
+const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  // Calls through std::function objects or function pointers.
+  if (const ValueDecl *Holder = callableHolder(Call)) {
     auto It = P->Bindings.find(Holder);
     if (It != P->Bindings.end())
       return It->second;
@@ -98,6 +105,17 @@ const FunctionDecl *Engine::resolveCallee(const CallExpr *Call) {
     }
   }
   return FD;
+}
+
+llvm::ArrayRef<const FunctionDecl *>
+Engine::callCandidates(const CallExpr *Call) {
+  const ValueDecl *Holder = callableHolder(Call);
+  if (!Holder || !P->Ambiguous.count(Holder))
+    return {};
+  auto It = P->Candidates.find(Holder);
+  if (It == P->Candidates.end())
+    return {};
+  return It->second;
 }
 
 llvm::ArrayRef<const FunctionDecl *>

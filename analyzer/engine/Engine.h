@@ -137,6 +137,11 @@ public:
   /// one, resolveCallee gives it). Empty for other calls.
   llvm::ArrayRef<const clang::FunctionDecl *>
   registeredTargets(const clang::CallExpr *Call);
+  /// A call through a callable holder given different functions (`step =
+  /// rank == 0 ? lead : follow; step();`): each of them. Empty when the
+  /// holder has one target (resolveCallee gives it) or none known.
+  llvm::ArrayRef<const clang::FunctionDecl *>
+  callCandidates(const clang::CallExpr *Call);
   /// Row of role R for this call's callee, or null.
   const api::ApiEntry *apiRole(const clang::CallExpr *Call, api::Role R);
   /// `exit(EXIT_SUCCESS)`: a call that ends the process with status 0 (its

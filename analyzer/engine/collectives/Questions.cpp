@@ -129,6 +129,26 @@ const CXXMethodDecl *unresolvedVirtual(Engine &E, const CallExpr *Call) {
     return nullptr;
   return MD;
 }
+
+/// The functions a call may run when its target is chosen at run time: the
+/// overriders of an unresolved virtual call, the candidates of a holder
+/// given several functions.
+llvm::SmallVector<const FunctionDecl *, 4>
+possibleTargets(Engine &E, const CallExpr *Call) {
+  if (const CXXMethodDecl *MD = unresolvedVirtual(E, Call))
+    return E.overriders(MD);
+  llvm::ArrayRef<const FunctionDecl *> C = E.callCandidates(Call);
+  return llvm::SmallVector<const FunctionDecl *, 4>(C.begin(), C.end());
+}
+
+/// What chooses the target of such a call: the object, or the holder.
+const Expr *chooser(const CallExpr *Call) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return MC->getImplicitObjectArgument();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
+    return OC->getNumArgs() ? OC->getArg(0) : nullptr;
+  return Call->getCallee();
+}
 } // namespace
 
 std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
@@ -144,13 +164,13 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
     if (S.IssuesCollective)
       return CollectiveSite{Call, nullptr, Def ? Def : FD, S.FirstCollective};
   }
-  // A virtual call on an object of unknown class issues a collective when
-  // one of the overriders in this TU does.
-  if (const CXXMethodDecl *MD = unresolvedVirtual(*this, Call))
-    for (const FunctionDecl *Over : overriders(MD))
-      if (Over != FD && isTaughtDecl(*this, Over))
-        if (const FunctionSummary &S = summary(Over); S.IssuesCollective)
-          return CollectiveSite{Call, nullptr, Over, S.FirstCollective};
+  // A virtual call on an object of unknown class, or a call through a
+  // holder given several functions, issues a collective when one of the
+  // functions it may run does.
+  for (const FunctionDecl *Target : possibleTargets(*this, Call))
+    if (Target != FD && Target->hasBody() && isTaughtDecl(*this, Target))
+      if (const FunctionSummary &S = summary(Target); S.IssuesCollective)
+        return CollectiveSite{Call, nullptr, Target, S.FirstCollective};
   return std::nullopt;
 }
 
@@ -160,17 +180,14 @@ namespace {
 /// overriders.
 std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
                                                      const CallExpr *Call) {
-  const CXXMethodDecl *MD = unresolvedVirtual(E, Call);
-  if (!MD)
-    return std::nullopt;
-  auto Overs = E.overriders(MD);
+  auto Overs = possibleTargets(E, Call);
   if (Overs.size() < 2)
     return std::nullopt;
   collectives::CalleeTrees Callees;
   const FunctionDecl *First = nullptr, *Other = nullptr;
   std::string FirstTree;
   for (const FunctionDecl *Over : Overs) {
-    if (!isTaughtDecl(E, Over))
+    if (!Over->hasBody() || !isTaughtDecl(E, Over))
       continue;
     std::string Tree =
         collectives::print(collectives::functionSequence(E, Over, Callees));
@@ -184,8 +201,8 @@ std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
   }
   if (!Other)
     return std::nullopt;
-  const auto *MC = cast<CXXMemberCallExpr>(Call);
-  UniformityAnswer A = E.uniformity(MC->getImplicitObjectArgument());
+  const Expr *By = chooser(Call);
+  UniformityAnswer A = By ? E.uniformity(By) : UniformityAnswer{};
   if (A.Uniform || !A.Origin)
     return std::nullopt;
   Engine::Divergence D;
