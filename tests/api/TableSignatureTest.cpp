@@ -413,6 +413,7 @@ const std::set<std::string> Only2x = {
     "c10d::TORCH_NCCL_ASYNC_ERROR_HANDLING",
     "c10d::TORCH_NCCL_ENABLE_MONITORING",
     "kBackendDefaultTimeout",
+    "c10d::kProcessGroupNCCLDefaultTimeout", // since 2.2
     "c10d::ProcessGroup::ProcessGroup", // the (store, rank, size) wrapper
 };
 const std::set<std::string> Only113 = {

@@ -179,20 +179,33 @@ const TypedefNameDecl *memberTypedef(const CXXRecordDecl *RD, StringRef Name) {
 }
 
 const NamedDecl *lookupQualified(ASTContext &Ctx, StringRef Qualified) {
-  const DeclContext *DC = Ctx.getTranslationUnitDecl();
-  const NamedDecl *Found = nullptr;
+  // By walking the declarations, not DeclContext::lookup: that needs an
+  // IdentifierInfo, and creating one from here allocates in Clang's tables
+  // with this binary's inlined allocator (under ASan it poisons memory the
+  // library's own allocations then write to).
+  llvm::SmallVector<const DeclContext *, 4> Contexts{
+      Ctx.getTranslationUnitDecl()};
   while (!Qualified.empty()) {
     auto [Head, Rest] = Qualified.split("::");
-    if (!DC)
+    llvm::SmallVector<const DeclContext *, 4> Next;
+    const NamedDecl *Found = nullptr;
+    for (const DeclContext *DC : Contexts)
+      for (const Decl *D : DC->decls()) {
+        const auto *ND = dyn_cast<NamedDecl>(D);
+        if (!ND || !ND->getIdentifier() || ND->getName() != Head)
+          continue;
+        if (Rest.empty())
+          return ND;
+        if (const auto *Inner = dyn_cast<DeclContext>(ND))
+          Next.push_back(Inner); // Every block of a namespace.
+        Found = ND;
+      }
+    if (!Found)
       return nullptr;
-    auto Result = DC->lookup(&Ctx.Idents.get(Head));
-    if (Result.empty())
-      return nullptr;
-    Found = Result.front();
-    DC = dyn_cast<DeclContext>(Found);
+    Contexts = std::move(Next);
     Qualified = Rest;
   }
-  return Found;
+  return nullptr;
 }
 
 /// An int-array size parameter (IntArrayRef, SymIntArrayRef...).

@@ -60,9 +60,10 @@ bool isSizeArrayType(clang::QualType T);
 const clang::TypedefNameDecl *memberTypedef(const clang::CXXRecordDecl *RD,
                                             llvm::StringRef Name);
 
-/// The declaration a qualified name ("c10d::Backend", "kDefaultTimeout" at
-/// global scope) names in this TU, if declared; namespaces and classes only
-/// (no using-directives or inline-namespace search beyond Clang's lookup).
+/// The first declaration a qualified name ("c10d::Backend",
+/// "kDefaultTimeout" at global scope) names in this TU, if declared; through
+/// namespaces only (every block of each), no using-directives. Walks the
+/// declarations: meant for a few lookups per TU, not per statement.
 const clang::NamedDecl *lookupQualified(clang::ASTContext &Ctx,
                                         llvm::StringRef Qualified);
 
