@@ -235,6 +235,11 @@ public:
   llvm::DenseMap<const clang::ValueDecl *,
                  llvm::SmallVector<const clang::FunctionDecl *, 2>>
       Candidates;
+  /// Engine::overriders, per canonical method (asked for every virtual
+  /// call the collective summaries meet).
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<const clang::FunctionDecl *, 4>>
+      Overriders;
   /// Vector-like variables holding tensor variables (for in-place ops).
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>

@@ -96,6 +96,8 @@ Engine::overriders(const FunctionDecl *Method) {
   if (!MD || !MD->isVirtual())
     return Out;
   MD = MD->getCanonicalDecl();
+  if (auto It = P->Overriders.find(MD); It != P->Overriders.end())
+    return It->second;
   std::function<bool(const CXXMethodDecl *, int)> Overrides =
       [&](const CXXMethodDecl *M, int Depth) {
         if (M->getCanonicalDecl() == MD)
@@ -112,6 +114,7 @@ Engine::overriders(const FunctionDecl *Method) {
         M && M->doesThisDeclarationHaveABody() && Overrides(M, 0) &&
         !llvm::is_contained(Out, M))
       Out.push_back(M);
+  P->Overriders[MD] = Out;
   return Out;
 }
 
