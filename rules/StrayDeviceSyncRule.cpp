@@ -4,8 +4,10 @@
 // Syncs.h), does it run on every training step (Loops.h: runsEveryStep,
 // through helpers, skipping `step % N == 0`-style guards and loops of check
 // macros), and does the host read what it waited for right away
-// (HostReads.h). A sync inside a helper that the step loop calls directly
-// is reported at that call (where the fix goes), with a note at the sync.
+// (HostReads.h). A sync that runs only when a run-time option is set away
+// from its default (Loops.h: optInGuard) is the user's choice. A sync inside
+// a helper that the step loop calls directly is reported at that call (where
+// the fix goes), with a note at the sync.
 //
 //===----------------------------------------------------------------------===//
 #include "StrayDeviceSyncRule.h"
@@ -90,6 +92,11 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
     return;
   // A copy to the host that a condition tests decides the step.
   if (Sync.Kind == SyncKind::Implicit && hostDecidesOnCopy(E, Call, *Step))
+    return;
+
+  // Every step only when the user asks for it (a debug variant selected on
+  // the command line): the run-time twin of an `#ifdef DEBUG` block.
+  if (optInGuard(E, Call, *Step))
     return;
 
   const SourceManager &SM = *Result.SourceManager;

@@ -65,6 +65,22 @@ struct StepContext {
 /// call it?
 std::optional<StepContext> runsEveryStep(Engine &E, const clang::Stmt *S);
 
+/// A condition that keeps code off unless the user asks for it at run time.
+struct OptInGuard {
+  const clang::Expr *Cond = nullptr;
+  /// The run-time option the condition reads: a local or field set from the
+  /// command line or environment, otherwise a constant.
+  const clang::ValueDecl *Option = nullptr;
+  int64_t Default = 0; ///< The value it holds unless set.
+};
+
+/// Is S, run every step per Ctx, under a condition that is false while the
+/// run-time option it reads holds its default (`if (variant == 6)` where
+/// `variant` is 2 unless argv says otherwise)? Code the user opts into at
+/// run time, like an `#ifdef DEBUG` block at compile time.
+std::optional<OptInGuard> optInGuard(Engine &E, const clang::Stmt *S,
+                                     const StepContext &Ctx);
+
 /// Every loop whose iterations run S: the loops around S in its function
 /// (Via empty), and the loops around the calls of S's function in its
 /// callers, transitively (Via: the calls from the loop's function down to

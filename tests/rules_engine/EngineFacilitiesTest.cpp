@@ -117,6 +117,64 @@ void train(torch::nn::Linear &m, torch::optim::SGD &o) {
   EXPECT_FALSE(isStepLoop(*F.E, EpochLoop));
 }
 
+TEST(Loops, OptInGuardsReadRunTimeOptionsAtTheirDefaults) {
+  Fixture F(std::string(TrainingPrelude) + R"cpp(
+#include <cstdlib>
+#include <cstring>
+struct Args { int level = 1; bool trace = false; };
+Args parse(int argc, char **argv) {
+  Args a;
+  if (argc > 2 && std::strcmp(argv[2], "--trace") == 0) a.trace = true;
+  return a;
+}
+bool gpu_present();
+int main(int argc, char **argv) {
+  int variant = 2;
+  if (argc > 1) variant = std::atoi(argv[1]);
+  const char *env = std::getenv("SYNC");
+  int sync = env ? std::atoi(env) : 0;
+  bool gpu = gpu_present();
+  int tries = 3;
+  Args args = parse(argc, argv);
+  torch::nn::Linear m(2, 2);
+  torch::optim::SGD o(m->parameters(), 0.1);
+  for (int i = 0; i < 10; ++i) {
+    auto loss = step(m, o);
+    if (variant == 6) loss.item(); // @variant
+    if (variant != 6) loss.item(); // @default_variant
+    if (sync > 0 && variant > 1) loss.item(); // @two_options
+    if (args.trace) loss.item(); // @field
+    if (args.level >= 1) loss.item(); // @field_default_on
+    if (gpu) loss.item(); // @machine
+    if (tries == 3) loss.item(); // @constant
+  }
+}
+)cpp");
+  ASSERT_TRUE(F.S.ok());
+  auto OptIn = [&](const char *Marker) {
+    const CallExpr *Item = F.S.call(Marker, "item");
+    EXPECT_NE(Item, nullptr) << Marker;
+    auto Ctx = Item ? runsEveryStep(*F.E, Item) : std::nullopt;
+    EXPECT_TRUE(Ctx.has_value()) << Marker;
+    return Ctx ? optInGuard(*F.E, Item, *Ctx) : std::nullopt;
+  };
+  auto Variant = OptIn("@variant");
+  ASSERT_TRUE(Variant.has_value());
+  EXPECT_EQ(Variant->Option->getName(), "variant");
+  EXPECT_EQ(Variant->Default, 2);
+  auto Both = OptIn("@two_options");
+  ASSERT_TRUE(Both.has_value());
+  EXPECT_EQ(Both->Option->getName(), "sync");
+  EXPECT_EQ(Both->Default, 0);
+  auto Field = OptIn("@field");
+  ASSERT_TRUE(Field.has_value());
+  EXPECT_EQ(Field->Option->getName(), "trace");
+  // On by default, a fact of the machine, or no option at all.
+  for (const char *M :
+       {"@default_variant", "@field_default_on", "@machine", "@constant"})
+    EXPECT_FALSE(OptIn(M).has_value()) << M;
+}
+
 TEST(Loops, ReachesThroughRecursion) {
   Fixture F(R"cpp(
 #include <torch/torch.h>

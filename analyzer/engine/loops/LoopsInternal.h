@@ -4,7 +4,8 @@
 // per-TU memo tables and the small AST walks declared here:
 //   CallReach.cpp  which API roles a user function reaches, call sites;
 //   Periodic.cpp   "does this change per iteration / call", periodic guards;
-//   StepLoops.cpp  enclosing loops, training / step loops, runs-every-step.
+//   StepLoops.cpp  enclosing loops, training / step loops, runs-every-step;
+//   RunOptions.cpp guards on run-time options that are off by default.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -102,6 +103,21 @@ struct VaryContext {
 };
 
 bool varies(Engine &E, const clang::Expr *X, const VaryContext &C, int Depth);
+
+/// A condition that decides whether some code runs.
+struct Guard {
+  const clang::Expr *Cond;
+  /// The guarded code runs when Cond is true (false: when it is false).
+  bool WhenTrue;
+  /// Statements that run only when the guard lets them.
+  llvm::SmallVector<const clang::Stmt *, 4> Region;
+};
+
+/// Conditions between S and Stop (a loop, or the function body) that decide
+/// whether S runs: enclosing if / ?: / && / switch, and earlier `if (...)
+/// continue;`-style exits of the enclosing blocks.
+llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const clang::Stmt *S,
+                                          const clang::Stmt *Stop);
 
 /// Is S (between itself and Stop) under a guard that lets it run only on
 /// some iterations (`step % N == 0`, a reset counter, a predicate helper)?

@@ -176,14 +176,6 @@ void referencedFields(const Expr *X,
       referencedFields(CE, Out);
 }
 
-struct Guard {
-  const Expr *Cond;
-  /// The guarded code runs when Cond is true (false: when it is false).
-  bool WhenTrue;
-  /// Statements that run only when the guard lets them.
-  llvm::SmallVector<const Stmt *, 4> Region;
-};
-
 bool isComparison(const Expr *X, const Expr *&L, const Expr *&R, bool &IsEq) {
   X = X->IgnoreParenImpCasts();
   if (const auto *B = dyn_cast<BinaryOperator>(X); B && B->isComparisonOp()) {
@@ -344,8 +336,8 @@ bool periodicCond(Engine &E, const Expr *Cond,
   return false;
 }
 
-/// Conditions between S and Stop (a loop, or the function body) that decide
-/// whether S runs.
+} // namespace
+
 llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
                                           const Stmt *Stop) {
   llvm::SmallVector<Guard, 4> Out;
@@ -383,9 +375,6 @@ llvm::SmallVector<Guard, 4> guardsBetween(Engine &E, const Stmt *S,
   });
   return Out;
 }
-
-
-} // namespace
 
 bool guardedPeriodically(Engine &E, const Stmt *S, const Stmt *Stop,
                          const VaryContext &C) {
