@@ -215,6 +215,9 @@ struct RowFacts {
   /// Collective rows of calls that create the communicator they run on
   /// (ncclCommInitRank): there is no communicator argument to compare.
   bool CreatesCommunicator = false;
+  /// PointToPoint rows without a request that still return without waiting
+  /// for the peer (MPI_Bsend copies the message into the attached buffer).
+  bool CompletesLocally = false;
   /// RankSource rows naming an environment variable: which rank it holds.
   RankScope Scope = RankScope::Unspecified;
   /// ProcessGroupType rows: the backend; TimeoutConstant rows with
@@ -262,6 +265,11 @@ struct RowFacts {
   constexpr RowFacts createsCommunicator() const {
     RowFacts R = *this;
     R.CreatesCommunicator = true;
+    return R;
+  }
+  constexpr RowFacts completesLocally() const {
+    RowFacts R = *this;
+    R.CompletesLocally = true;
     return R;
   }
   constexpr RowFacts backend(PgBackend B) const {

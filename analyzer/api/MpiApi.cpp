@@ -161,7 +161,11 @@ const ApiEntry Rows[] = {
     // Point-to-point.
     {F, Role::PointToPoint, "MPI_Send", SendArgs.comm(5)},
     {F, Role::PointToPoint, "MPI_Ssend", SendArgs.comm(5)},
-    {F, Role::PointToPoint, "MPI_Bsend", SendArgs.comm(5)},
+    // A buffered send returns once the message is copied into the buffer
+    // the process attached (MPI_Buffer_attach), whether or not the receive
+    // is posted: like a posted send, the peer's receive completes later.
+    {F, Role::PointToPoint, "MPI_Bsend", SendArgs.comm(5),
+     RowFacts().completesLocally()},
     {F, Role::PointToPoint, "MPI_Rsend", SendArgs.comm(5)},
     {F, Role::PointToPoint, "MPI_Recv", RecvArgs.comm(5)},
     {F, Role::PointToPoint, "MPI_Isend", SendArgs.comm(5).request(6)},

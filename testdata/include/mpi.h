@@ -339,6 +339,9 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm);
 int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm);
+#define MPI_BSEND_OVERHEAD 128
+int MPI_Buffer_attach(void *buffer, int size);
+int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
              MPI_Comm comm, MPI_Status *status);
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,

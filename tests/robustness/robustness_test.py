@@ -405,6 +405,31 @@ int main(int argc, char **argv) {
             one_error_line(out + err, "implicit function declarations")
 
 
+@case
+def undeclared_size_in_code_with_errors_does_not_crash(e):
+    # Clang's recovery nodes for the undeclared macro have no type; the
+    # engine names values of the sizes it compares and must skip them.
+    bad = e.write("undeclared.cpp", """#include <mpi.h>
+#include <vector>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<char> buffer(2 * (64 + NOT_DECLARED_OVERHEAD));
+  int n = static_cast<int>(buffer.size());
+  if (rank == 0)
+    MPI_Bcast(buffer.data(), n, MPI_CHAR, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+""")
+    rc, out, err = e.run(["--format=json", "-j", "1", bad, e.good] + e.flags())
+    check(rc == 2, f"exit {rc}\n{err}")
+    check("crashed" not in err, f"the analysis crashed:\n{err}")
+    one_error_line(err, "undeclared identifier 'NOT_DECLARED_OVERHEAD'")
+    check(good_finding_kept(json.loads(out), e), f"good finding lost:\n{out}")
+
+
 # --- Clear errors ------------------------------------------------------------------
 
 def lint_with_good(e, bad_args, pattern, extra=None):

@@ -691,10 +691,15 @@ ClassComparison RankClassComparer::run(const FunctionDecl *FD) {
       Class = &C;
       Trees.push_back({resolve(Tree, Decisions, Memo), C});
     }
+    std::vector<bool> Talks;
+    for (const auto &Tree : Trees)
+      Talks.push_back(issuesPointToPoint(Tree.first));
+    unsigned Talking = llvm::count(Talks, true);
     for (size_t I = 0; I < Trees.size() && !Budget.Exhausted; ++I)
       for (size_t J = I + 1; J < Trees.size() && !Budget.Exhausted; ++J) {
-        auto D =
-            firstDifference(Trees[I].first, Trees[J].first, Budget, &Out.Trace);
+        bool OthersTalk = Talking > unsigned(Talks[I]) + unsigned(Talks[J]);
+        auto D = firstDifference(Trees[I].first, Trees[J].first, Budget,
+                                 &Out.Trace, OthersTalk);
         if (!D)
           continue;
         auto Note = [&](const Side &Here, const Side &Other, RankClass A,

@@ -396,13 +396,16 @@ void collectSites(const Node *N, const clang::CallExpr *Site,
 
 class Comparison {
 public:
-  Comparison(CompareBudget &Budget, CompareTrace *Trace)
-      : Budget(Budget), Trace(Trace) {}
+  Comparison(CompareBudget &Budget, CompareTrace *Trace, bool OthersTalk)
+      : Budget(Budget), Trace(Trace), OthersTalk(OthersTalk) {}
   std::optional<FirstDifference> run(Cursor A, Cursor B, Valuation V);
 
 private:
   CompareBudget &Budget;
   CompareTrace *Trace;
+  /// A class of ranks other than the two compared issues sends or
+  /// receives: a blocking one of either side may complete against those.
+  bool OthersTalk;
   llvm::DenseMap<const Node *, bool> Posts;
   void noteRest(const Cursor &C) {
     llvm::SmallPtrSet<const Node *, 16> Seen;
@@ -516,13 +519,18 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
     // A blocking send or receive facing a collective can complete against
     // what the other side posted before it (MPI_Isend, then MPI_Bcast,
     // while the peer does MPI_Recv, then MPI_Bcast) or may have posted on
-    // another path: only a side that surely posted nothing deadlocks.
-    if (IsP2P(HA) && !IsP2P(HB) && (B.Posted || B.MayHavePosted)) {
+    // another path, or against a third class of ranks (the root posts an
+    // MPI_Isend to the last rank, which receives it while the ranks between
+    // wait in the barrier): only a side that surely posted nothing, facing
+    // a pair of classes that issue no other send or receive, deadlocks.
+    if (IsP2P(HA) && !IsP2P(HB) &&
+        (B.Posted || B.MayHavePosted || OthersTalk)) {
       B.Posted -= B.Posted > 0;
       A.Stack.pop_back();
       continue;
     }
-    if (IsP2P(HB) && !IsP2P(HA) && (A.Posted || A.MayHavePosted)) {
+    if (IsP2P(HB) && !IsP2P(HA) &&
+        (A.Posted || A.MayHavePosted || OthersTalk)) {
       A.Posted -= A.Posted > 0;
       B.Stack.pop_back();
       continue;
@@ -569,16 +577,33 @@ std::optional<FirstDifference> Comparison::run(Cursor A, Cursor B,
 
 } // namespace
 
-std::optional<FirstDifference> firstDifference(const NodeRef &A,
-                                               const NodeRef &B,
-                                               CompareBudget &Budget,
-                                               CompareTrace *Trace) {
+bool issuesPointToPoint(const NodeRef &Tree) {
+  llvm::DenseMap<const Node *, bool> Memo;
+  std::function<bool(const Node *)> Any = [&](const Node *N) {
+    if (!N)
+      return false;
+    if (N->Kind == NodeKind::Token)
+      return N->Tok.Kind != TokenKind::Collective;
+    auto [It, New] = Memo.try_emplace(N, false);
+    if (!New)
+      return It->second;
+    bool Found =
+        llvm::any_of(N->Kids, [&](const NodeRef &K) { return Any(K.get()); });
+    Memo[N] = Found;
+    return Found;
+  };
+  return Any(Tree.get());
+}
+
+std::optional<FirstDifference>
+firstDifference(const NodeRef &A, const NodeRef &B, CompareBudget &Budget,
+                CompareTrace *Trace, bool OthersTalk) {
   Cursor CA, CB;
   if (A)
     CA.Stack.push_back({A.get(), nullptr});
   if (B)
     CB.Stack.push_back({B.get(), nullptr});
-  Comparison C(Budget, Trace);
+  Comparison C(Budget, Trace, OthersTalk);
   auto D = C.run(std::move(CA), std::move(CB), {});
   C.finish();
   return D;

@@ -200,11 +200,15 @@ struct CompareTrace {
 /// The first position where A and B differ under some valuation of their
 /// choices; nullopt when they issue the same ordered sequence under every
 /// valuation (paths that end the job never differ). Trace, when given,
-/// collects the calls compared.
-std::optional<FirstDifference> firstDifference(const NodeRef &A,
-                                               const NodeRef &B,
-                                               CompareBudget &Budget,
-                                               CompareTrace *Trace = nullptr);
+/// collects the calls compared. OthersTalk: a third class of ranks issues
+/// sends or receives (issuesPointToPoint) that a blocking one of A or B may
+/// complete against.
+std::optional<FirstDifference>
+firstDifference(const NodeRef &A, const NodeRef &B, CompareBudget &Budget,
+                CompareTrace *Trace = nullptr, bool OthersTalk = false);
+
+/// Does the tree issue a send or receive on some path?
+bool issuesPointToPoint(const NodeRef &Tree);
 
 } // namespace collectives
 } // namespace distlint

@@ -179,9 +179,11 @@ std::optional<Token> tokenAt(Engine &E, const CallExpr *Call) {
   T.Call = Call;
   if (const api::ApiEntry *P2P = E.api().find(FD, api::Role::PointToPoint)) {
     // Calls that hand back a request return at once; the wait blocks, but
-    // on a request whose peer is a matching question.
-    T.Kind = P2P->Args.Request >= 0 ? TokenKind::PostedPointToPoint
-                                    : TokenKind::PointToPoint;
+    // on a request whose peer is a matching question. A buffered send
+    // returns at once too.
+    T.Kind = P2P->Args.Request >= 0 || P2P->Facts.CompletesLocally
+                 ? TokenKind::PostedPointToPoint
+                 : TokenKind::PointToPoint;
     T.Op = P2P;
     T.Comm = argKey(E, communicatorOf(Call, P2P), /*IsComm=*/true);
     return T;

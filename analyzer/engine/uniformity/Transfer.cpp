@@ -312,6 +312,10 @@ static uint64_t valueKeyOf(const Expr *Value, const Taint &T,
   if (T.ValueKey)
     return T.ValueKey;
   Value = Value->IgnoreParenImpCasts();
+  // Code with errors (an undeclared macro in a size) has no value to name,
+  // and its recovery nodes may lack a type.
+  if (Value->containsErrors() || Value->getType().isNull())
+    return 0;
   if (Value->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
     return 0;
   if (Value->HasSideEffects(Ctx) &&
