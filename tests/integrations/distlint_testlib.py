@@ -64,8 +64,12 @@ def shared_run(distlint, files, flags, save_dir=None, timeout=900):
             return saved
     import subprocess
     cmd = [distlint, "--format=json", "--quiet", "--verbose", "--no-cache", "-j", "2"]
+    # From the programs' folder, as harness.py runs each alone: the project
+    # root (and so each fingerprint) comes from the git checkout around it,
+    # not from where the build folder happens to be.
     p = subprocess.run(cmd + list(files) + ["--"] + list(flags), capture_output=True,
-                       text=True, timeout=timeout)
+                       text=True, timeout=timeout,
+                       cwd=os.path.dirname(os.path.realpath(files[0])))
     try:
         report = json.loads(p.stdout)
     except ValueError:
