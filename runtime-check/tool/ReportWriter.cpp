@@ -383,6 +383,15 @@ json locationJson(const ReportInput &In, int Trace, const Record &R) {
   } else {
     J["where"] = In.S.where(Trace, R);
   }
+  PythonSiteKind How;
+  if (In.S.python(Trace, R.Frames[0], &How)) {
+    // The Python line, how it issued the call, and the native frame beside.
+    J["python"] = How == PythonSiteKind::Backward      ? "backward"
+                  : How == PythonSiteKind::OtherThread ? "backward-thread"
+                                                       : "call";
+    if (frameValid(R.Frames[1]))
+      J["native"] = In.S.where(Trace, R.Frames[1]);
+  }
   return J;
 }
 

@@ -1,0 +1,380 @@
+#!/usr/bin/env python3
+"""PyTorch jobs written in Python under distlint-rt run (issue 27).
+
+  python_e2e.py --config e2e-config.json --case program/<name>|detail|counts
+
+program/<name>  runs testdata/python/<name>.py as 2 ranks (Gloo on loopback)
+                under `distlint-rt run --abort` and checks the verdict the
+                program states inline:
+                  # expect: divergence   the first divergence names, for each
+                      rank, the line marked `# <- rank N` (file:line), the live
+                      line on stderr names both, and the job ends early;
+                  # expect: clean        exit 0, no divergence;
+                  # expect: set-epoch N  the startup hook's finding at the
+                      line marked `# <- set-epoch` (the `for` over the loader);
+                  # expect: no-timeout S the finding at `# <- no-timeout` with
+                      the default S seconds of the installed torch;
+                  # expect: item-per-step K  .item() at `# <- item`, K per step.
+detail          runs every divergent program with TORCH_DISTRIBUTED_DEBUG=DETAIL
+                and without distlint-rt: PyTorch's own check must find the
+                mismatch too (it is recorded beside distlint-rt's result).
+counts          bytes each rank receives on its Gloo connections, with and
+                without distlint-rt (equal: it sends nothing) and with DETAIL
+                (more: its fingerprint collectives), per clean program.
+
+Torch comes from Debian's python3-torch under /usr/bin/python3
+($DISTLINT_TORCH_PYTHON overrides); without it the test FAILS (scripts/setup.sh
+installs it).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+PROGRAMS = REPO / "testdata" / "python"
+TORCH_PYTHON = os.environ.get("DISTLINT_TORCH_PYTHON", "/usr/bin/python3")
+RUN_TIMEOUT = 20       # distlint-rt run --timeout
+LIVE_END_LIMIT = 30.0  # an aborted divergent job ends well before Gloo's 60 s
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def need_torch():
+    try:
+        out = subprocess.run([TORCH_PYTHON, "-c", "import torch, torch.distributed as d;"
+                              "print(torch.__version__, d.is_gloo_available())"],
+                             capture_output=True, text=True, timeout=120)
+    except OSError as e:
+        out = None
+        why = str(e)
+    if out is None or out.returncode != 0 or not out.stdout.strip().endswith("True"):
+        why = out.stderr.strip().splitlines()[-1] if out and out.stderr.strip() else "no torch"
+        raise Failure(f"{TORCH_PYTHON} cannot import torch with Gloo ({why}): install Debian's "
+                      "python3-torch (scripts/setup.sh does)")
+    log(f"torch {out.stdout.strip().split()[0]} under {TORCH_PYTHON}")
+
+
+def expectations(path):
+    text = path.read_text(encoding="utf-8")
+    expect = {}
+    for m in re.finditer(r"^# expect: (\S+)(?: (\S+))?$", text, re.M):
+        expect[m.group(1)] = m.group(2)
+    marks = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = re.search(r"# <- (.+)$", line)
+        if m:
+            for label in m.group(1).split(","):
+                marks[label.strip()] = number
+    check(expect, f"{path.name}: no `# expect:` line")
+    return expect, marks
+
+
+def run(cmd, env, timeout, cwd):
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out, err = proc.communicate()
+        raise Failure(f"{' '.join(cmd)}: still running after {timeout} s\n{out}\n{err}")
+    return proc.returncode, out, err, time.monotonic() - start
+
+
+def base_env():
+    env = dict(os.environ)
+    for key in ("LD_PRELOAD", "PYTHONPATH", "TORCH_DISTRIBUTED_DEBUG"):
+        env.pop(key, None)
+    env["OMP_NUM_THREADS"] = "1"
+    return env
+
+
+def rt_run(cfg, program, work, extra_env=None, args=()):
+    env = base_env()
+    env.update(extra_env or {})
+    cmd = [cfg["distlint_rt"], "run", "--nproc", "2", "--timeout", str(RUN_TIMEOUT),
+           "--max-time", "120", "--out", str(work / "traces"), *args, "--",
+           TORCH_PYTHON, str(program)]
+    code, out, err, took = run(cmd, env, 180, work)
+    rep = subprocess.run([cfg["distlint_rt"], "report", str(work / "traces"), "--format", "json"],
+                         capture_output=True, text=True, cwd=work)
+    check(rep.stdout.strip(), f"report --format json printed nothing: {rep.stderr}")
+    return code, out, err, took, json.loads(rep.stdout)
+
+
+def site_of(op):
+    return op.get("file"), op.get("line")
+
+
+def check_divergence(name, path, marks, code, out, err, took, report):
+    log(out)
+    check(code == 1, f"{name}: exit {code}, expected 1 (a divergence)\n{err[-3000:]}")
+    divs = [d for d in report["divergences"] if d.get("first")] or report["divergences"]
+    check(divs, f"{name}: no divergence in the report\n{out}")
+    first = divs[0]
+    by_rank = {op["rank"]: op for op in first.get("issued", [])}
+    for rank in (0, 1):
+        want = marks.get(f"rank {rank}")
+        check(want, f"{name}: no `# <- rank {rank}` mark")
+        op = by_rank.get(rank)
+        check(op, f"{name}: the first divergence has no operation of rank {rank}: {first}")
+        got = site_of(op)
+        check(got == (str(path), want),
+              f"{name}: rank {rank} at {got}, expected {path.name}:{want}")
+        check(op.get("python") in ("call", "backward"),
+              f"{name}: rank {rank}'s site is not marked as a Python line: {op}")
+        check(op.get("native"), f"{name}: rank {rank} keeps no native frame: {op}")
+        log(f"  rank {rank}: {op['description']} at {path.name}:{want} ({op['python']}, native "
+            f"{op['native']})")
+    live = [l for l in err.splitlines() if ": divergence on communicator" in l]
+    check(live, f"{name}: no live divergence line on stderr\n{err[-3000:]}")
+    for rank in (0, 1):
+        check(any(f"{path.name}:{marks[f'rank {rank}']} in " in l for l in live),
+              f"{name}: the live line does not name rank {rank}'s line {marks[f'rank {rank}']}:"
+              f"\n" + "\n".join(live))
+    check(report.get("live"), f"{name}: the report has no live record")
+    check(took < LIVE_END_LIMIT, f"{name}: --abort took {took:.1f} s to end the job")
+    log(f"  live: {live[0]}\n  job ended after {took:.1f} s")
+
+
+def python_checks(report):
+    return report.get("python_checks", [])
+
+
+def check_clean(name, code, out, err, report):
+    check(code == 0, f"{name}: exit {code}, expected 0\n{out}\n{err[-3000:]}")
+    check(not report["divergences"], f"{name}: divergences in a clean run: {report['divergences']}")
+    check(not report["hangs"], f"{name}: hangs in a clean run")
+    colls = sum(c.get("agreed", 0) for c in report.get("communicators", []))
+    log(f"  clean: exit 0, {colls} collective(s) agreed")
+
+
+def check_finding(name, path, report, kind, line, detail=None):
+    found = [c for c in python_checks(report) if c.get("check") == kind]
+    check(found, f"{name}: no {kind} finding; python checks: {python_checks(report)}")
+    for rank in (0, 1):
+        mine = [c for c in found if c.get("rank") == rank]
+        check(mine, f"{name}: rank {rank} has no {kind} finding: {found}")
+        c = mine[0]
+        check((c.get("file"), c.get("line")) == (str(path), line),
+              f"{name}: rank {rank}'s {kind} at {c.get('file')}:{c.get('line')}, expected "
+              f"{path.name}:{line}")
+        if detail:
+            detail(c)
+        log(f"  rank {rank}: {c.get('message')}")
+
+
+def case_program(cfg, name):
+    need_torch()
+    path = PROGRAMS / f"{name}.py"
+    check(path.is_file(), f"no program {path}")
+    expect, marks = expectations(path)
+    with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+        work = Path(tmp)
+        code, out, err, took, report = rt_run(cfg, path, work, args=("--abort",))
+        if "divergence" in expect:
+            check_divergence(name, path, marks, code, out, err, took, report)
+        if "clean" in expect:
+            check_clean(name, code, out, err, report)
+        if "set-epoch" in expect:
+            epoch = int(expect["set-epoch"])
+            check_finding(name, path, report, "set-epoch", marks.get("set-epoch"),
+                          lambda c: check(c.get("epoch") == epoch,
+                                          f"{name}: epoch {c.get('epoch')}, expected {epoch}"))
+        if "no-timeout" in expect:
+            seconds = int(expect["no-timeout"])
+            check_finding(name, path, report, "no-timeout", marks.get("no-timeout"),
+                          lambda c: check(c.get("default_seconds") == seconds,
+                                          f"{name}: default {c.get('default_seconds')} s, "
+                                          f"expected {seconds}"))
+        if "item-per-step" in expect:
+            per_step = float(expect["item-per-step"])
+
+            def item_count(c):
+                check(c.get("steps", 0) > 0, f"{name}: no training steps counted: {c}")
+                check(abs(c["count"] / c["steps"] - per_step) < 1e-9,
+                      f"{name}: {c['count']} .item() in {c['steps']} steps, expected "
+                      f"{per_step} per step")
+            check_finding(name, path, report, "item", marks.get("item"), item_count)
+        if "clean" in expect and "set-epoch" not in expect and "no-timeout" not in expect:
+            wrong = [c for c in python_checks(report) if c.get("check") in ("set-epoch",)]
+            check(not wrong, f"{name}: set_epoch finding in a clean program: {wrong}")
+
+
+def divergent_programs():
+    return sorted(p for p in PROGRAMS.glob("*.py") if "divergence" in expectations(p)[0])
+
+
+def spawn_plain(program, env, work, wrapper=None):
+    """Both ranks without distlint-rt, torchrun's variables set by hand."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    procs = []
+    for rank in (0, 1):
+        e = dict(env)
+        e.update({"RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": "2",
+                  "LOCAL_WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port)})
+        cmd = [TORCH_PYTHON] + ([str(wrapper)] if wrapper else []) + [str(program)]
+        procs.append(subprocess.Popen(cmd, env=e, cwd=work, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, start_new_session=True))
+    results = []
+    deadline = time.monotonic() + 150
+    for p in procs:
+        try:
+            out, err = p.communicate(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, 9)
+            out, err = p.communicate()
+        results.append((p.returncode, out, err))
+    return results
+
+
+def case_detail(cfg):
+    need_torch()
+    rows = []
+    for path in divergent_programs():
+        with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+            env = base_env()
+            env["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
+            results = spawn_plain(path, env, tmp)
+            said = [("Detected mismatch between collectives" in err) for _, _, err in results]
+            code, out, err, took, report = rt_run(cfg, path, Path(tmp), args=("--abort",))
+            ours = bool(report["divergences"])
+            rows.append((path.name, said, ours))
+            log(f"{path.name}: DETAIL found the mismatch on ranks "
+                f"{[r for r, s in enumerate(said) if s]}; distlint-rt: "
+                f"{'divergence' if ours else 'nothing'}")
+            check(all(said), f"{path.name}: TORCH_DISTRIBUTED_DEBUG=DETAIL did not report the "
+                  f"mismatch on every rank ({said}):\n"
+                  + "\n".join(e[-1500:] for _, _, e in results))
+            check(ours, f"{path.name}: distlint-rt reported no divergence")
+
+
+COUNTER = """
+import os, runpy, socket, struct, sys
+import torch.distributed as dist
+
+def gloo_bytes():
+    store = int(os.environ["MASTER_PORT"])
+    total = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if not os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
+                continue
+            s = socket.socket(fileno=os.dup(int(fd)))
+        except OSError:
+            continue
+        try:
+            if s.family not in (socket.AF_INET, socket.AF_INET6) or s.type != socket.SOCK_STREAM:
+                continue
+            peer, local = s.getpeername()[1], s.getsockname()[1]
+            if store in (peer, local):
+                continue  # the TCPStore (rendezvous polling varies run to run)
+            info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
+            total += struct.unpack_from("Q", info, 128)[0]  # tcpi_bytes_received
+        except OSError:
+            pass
+        finally:
+            s.close()
+    return total
+
+real_destroy = dist.destroy_process_group
+def destroy(*a, **k):
+    print(f"GLOO_BYTES rank={dist.get_rank()} received={gloo_bytes()}", flush=True)
+    return real_destroy(*a, **k)
+dist.destroy_process_group = destroy
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def received(outputs):
+    got = {}
+    for text in outputs:
+        for m in re.finditer(r"GLOO_BYTES rank=(\d+) received=(\d+)", text):
+            got[int(m.group(1))] = int(m.group(2))
+    return got
+
+
+def case_counts(cfg):
+    need_torch()
+    programs = sorted(p for p in PROGRAMS.glob("*_clean.py")
+                      if "clean" in expectations(p)[0])
+    check(programs, "no clean programs")
+    for path in programs:
+        with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+            work = Path(tmp)
+            wrapper = work / "count_gloo_bytes.py"
+            wrapper.write_text(COUNTER)
+            plain = received(out for _, out, _ in spawn_plain(path, base_env(), work, wrapper))
+            env = base_env()
+            env["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL"
+            detail = received(out for _, out, _ in spawn_plain(path, env, work, wrapper))
+            cmd = [cfg["distlint_rt"], "run", "--nproc", "2", "--timeout", str(RUN_TIMEOUT),
+                   "--out", str(work / "traces"), "--", TORCH_PYTHON, str(wrapper), str(path)]
+            code, out, err, _ = run(cmd, base_env(), 180, work)
+            check(code == 0, f"{path.name}: exit {code} under distlint-rt\n{err[-2000:]}")
+            ours = received([out])
+            rep = json.loads(subprocess.run(
+                [cfg["distlint_rt"], "report", str(work / "traces"), "--format", "json"],
+                capture_output=True, text=True, cwd=work).stdout)
+            colls = {c["id"]: c.get("agreed") for c in rep["communicators"]}
+            log(f"{path.name}: bytes received on Gloo connections per rank: plain {plain}, "
+                f"distlint-rt {ours}, DETAIL {detail}; collectives distlint-rt recorded {colls}")
+            for rank in (0, 1):
+                check(rank in plain and rank in ours and rank in detail,
+                      f"{path.name}: rank {rank} did not report its bytes")
+                check(plain[rank] > 0, f"{path.name}: no Gloo traffic measured on rank {rank}")
+                check(ours[rank] == plain[rank],
+                      f"{path.name}: rank {rank} received {ours[rank]} bytes under distlint-rt, "
+                      f"{plain[rank]} without: distlint-rt changed the job's communication")
+                check(detail[rank] > plain[rank],
+                      f"{path.name}: DETAIL added no traffic on rank {rank} ({detail[rank]})")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--config", required=True)
+    ap.add_argument("--case", required=True)
+    a = ap.parse_args()
+    cfg = json.loads(Path(a.config).read_text())
+    try:
+        if a.case.startswith("program/"):
+            case_program(cfg, a.case.split("/", 1)[1])
+        elif a.case == "detail":
+            case_detail(cfg)
+        elif a.case == "counts":
+            case_counts(cfg)
+        else:
+            raise Failure(f"unknown case {a.case}")
+    except Failure as e:
+        print(f"FAIL: {e}", flush=True)
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
