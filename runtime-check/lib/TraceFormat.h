@@ -65,7 +65,20 @@ enum class RecordKind : uint32_t {
   /// (Count .. Frames: this rank's side, or the peer's when this rank never
   /// issued it).
   LiveMismatch = 7,
+  /// The Python startup hook saw a defect (Tag: PythonCheckKind) at
+  /// Frames[0], in the call Op; Count: the epoch (SamplerEpochRepeated) or
+  /// the default timeout in seconds (NoTimeout); DataType: the backend
+  /// (PythonBackendNames index, -1 unknown); Peer: torch's version, major *
+  /// 100 + minor.
+  PythonCheck = 8,
 };
+
+enum class PythonCheckKind : int32_t {
+  SamplerEpochRepeated = 1, ///< Iterated twice with the same epoch.
+  NoTimeout = 2, ///< A process group created without an explicit timeout.
+};
+/// Backend codes of PythonCheck records.
+constexpr const char *PythonBackendNames[] = {"gloo", "nccl", "mpi", "ucc"};
 
 /// Why the live comparison reported a LiveMismatch.
 enum class MismatchKind : int32_t {

@@ -241,7 +241,7 @@ bool Analysis::anyRankFailed() const {
 bool Analysis::clean() const {
   return Divergences.empty() && Hangs.empty() && P2P.empty() &&
          AsyncErrors.empty() && WatchdogAborts.empty() &&
-         LiveMismatches.empty() && !anyRankFailed();
+         LiveMismatches.empty() && PythonDefects.empty() && !anyRankFailed();
 }
 
 const CommSummary *Analysis::comm(uint64_t Id) const {
@@ -584,6 +584,8 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
         A.WatchdogAborts.push_back({int(T), &R});
       if (R.Kind == RecordKind::LiveMismatch)
         A.LiveMismatches.push_back({int(T), &R});
+      if (R.Kind == RecordKind::PythonCheck)
+        A.PythonDefects.push_back({int(T), &R});
       if (R.Kind != RecordKind::Hang)
         continue;
       H.Hangs.push_back(&R);

@@ -1,6 +1,7 @@
 //===- ReportWriter.cpp - distlint-rt report in text, JSON, SARIF
 //----------===//
 #include "ReportWriter.h"
+#include "PythonChecks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -308,8 +309,9 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   std::map<std::pair<std::string, std::string>, std::map<int, uint64_t>> Syncs;
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const SyncCount &C : A.Traces[T].Syncs)
-      Syncs[{In.S.where(int(T), C.Site), opInfo(C.Op).Name}]
-           [A.rankOf(int(T))] += C.Count;
+      if (opInfo(C.Op).Category == OpCategory::DeviceSync) // Not backward().
+        Syncs[{In.S.where(int(T), C.Site), opInfo(C.Op).Name}]
+             [A.rankOf(int(T))] += C.Count;
   if (!Syncs.empty()) {
     OS << "host synchronizations (calls per call-site and rank):\n";
     for (const auto &[Site, PerRank] : Syncs) {
@@ -343,6 +345,8 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
     }
   }
 
+  writePythonChecksText(OS, A, In.S);
+
   for (const std::string &N : A.Notes)
     OS << "note: " << N << "\n";
 
@@ -363,6 +367,9 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
     What.push_back("asynchronous NCCL errors");
   if (A.anyRankFailed())
     What.push_back("a rank failed");
+  if (!A.PythonDefects.empty())
+    What.push_back(std::to_string(A.PythonDefects.size()) +
+                   " Python finding(s)");
   if (What.empty())
     What.push_back("the watchdog aborted a communicator");
   OS << joinList(What) << "\n";
@@ -558,6 +565,8 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   J["syncs"] = json::array();
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const SyncCount &C : A.Traces[T].Syncs) {
+      if (opInfo(C.Op).Category != OpCategory::DeviceSync)
+        continue; // backward() calls: the steps of python_checks.
       json X = {{"rank", A.rankOf(int(T))},
                 {"op", opInfo(C.Op).Name},
                 {"count", C.Count},
@@ -591,6 +600,7 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     for (const RuntimeProblem &P : In.Join->RuntimeOnly)
       J["runtime_only"].push_back({{"kind", P.Kind}, {"summary", P.Summary}});
   }
+  J["python_checks"] = pythonChecksJson(A, In.S);
   J["notes"] = A.Notes;
   OS << J.dump(2) << "\n";
 }

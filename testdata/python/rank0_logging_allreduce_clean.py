@@ -1,6 +1,7 @@
 # Every rank all-reduces its epoch loss; rank 0 alone prints it. The loss is
 # read with .item() once per step (counted: 8 steps, 8 calls).
 # expect: clean
+# expect: item-per-step 1
 import datetime
 
 import torch
