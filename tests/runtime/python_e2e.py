@@ -172,6 +172,19 @@ def check_clean(name, code, out, err, report):
     log(f"  clean: exit 0, {colls} collective(s) agreed")
 
 
+def check_sites(name, path, report, lines):
+    """Every marked line is a recorded c10d call-site on both ranks."""
+    check(lines, f"{name}: no `# <- site` mark")
+    for line in lines:
+        at = [s for s in report["sites"] if (s.get("file"), s.get("line")) == (str(path), line)
+              and s.get("op", "").startswith("ProcessGroup::")]
+        check(at, f"{name}: no collective recorded at {path.name}:{line}")
+        for rank in ("0", "1"):
+            check(sum(s["counts"].get(rank, 0) for s in at) > 0,
+                  f"{name}: rank {rank} recorded nothing at {path.name}:{line}: {at}")
+        log(f"  {path.name}:{line}: " + ", ".join(f"{s['op']} {s['counts']}" for s in at))
+
+
 def check_finding(name, path, report, kind, lines, detail=None):
     """Each rank has a `kind` entry at each of `lines`, and no other."""
     check(lines, f"{name}: no `# <- {kind}` mark")
@@ -228,6 +241,8 @@ def case_program(cfg, name):
                       f"{name}: {c['count']} .item() in {c['steps']} steps, expected "
                       f"{per_step} per step")
             check_finding(name, path, report, "item", marks["all"].get("item"), item_count)
+        if "sites" in expect:
+            check_sites(name, path, report, marks["all"].get("site"))
         if "clean" in expect:
             wrong = [c for c in python_checks(report) if c.get("defect")]
             check(not wrong, f"{name}: Python findings in a clean program: {wrong}")
