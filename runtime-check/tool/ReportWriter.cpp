@@ -380,6 +380,12 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
 
 namespace {
 
+const char *pythonHowName(PythonSiteKind How) {
+  return How == PythonSiteKind::Backward      ? "backward"
+         : How == PythonSiteKind::OtherThread ? "backward-thread"
+                                              : "call";
+}
+
 json locationJson(const ReportInput &In, int Trace, const Record &R) {
   json J = json::object();
   SourceLoc L = In.S.primary(Trace, R);
@@ -393,9 +399,7 @@ json locationJson(const ReportInput &In, int Trace, const Record &R) {
   PythonSiteKind How;
   if (In.S.python(Trace, R.Frames[0], &How)) {
     // The Python line, how it issued the call, and the native frame beside.
-    J["python"] = How == PythonSiteKind::Backward      ? "backward"
-                  : How == PythonSiteKind::OtherThread ? "backward-thread"
-                                                       : "call";
+    J["python"] = pythonHowName(How);
     if (frameValid(R.Frames[1]))
       J["native"] = In.S.where(Trace, R.Frames[1]);
   }
@@ -537,6 +541,8 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   std::map<std::tuple<std::string, unsigned, std::string>,
            std::map<int, uint64_t>>
       Untracked;
+  using SiteKey = std::tuple<std::string, unsigned, std::string>;
+  std::map<SiteKey, std::set<std::string>> PythonHow; ///< How lines issued.
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const Record &R : A.Traces[T].Records) {
       if (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate)
@@ -545,6 +551,9 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
       auto Key = std::make_tuple(L.known() ? normalizePath(L.File)
                                            : In.S.where(int(T), R),
                                  L.Line, std::string(R.info().Name));
+      PythonSiteKind How;
+      if (In.S.python(int(T), R.Frames[0], &How))
+        PythonHow[Key].insert(pythonHowName(How));
       ++Sites[Key][A.rankOf(int(T))];
       if (R.has(StateUntracked) || R.has(StateCaptured))
         ++Untracked[Key][A.rankOf(int(T))];
@@ -556,11 +565,14 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
       Counts[std::to_string(Rank)] = N;
     for (const auto &[Rank, N] : Untracked[Key])
       NotWatched[std::to_string(Rank)] = N;
-    J["sites"].push_back({{"file", std::get<0>(Key)},
-                          {"line", std::get<1>(Key)},
-                          {"op", std::get<2>(Key)},
-                          {"counts", Counts},
-                          {"completion_not_observed", NotWatched}});
+    json X = {{"file", std::get<0>(Key)},
+              {"line", std::get<1>(Key)},
+              {"op", std::get<2>(Key)},
+              {"counts", Counts},
+              {"completion_not_observed", NotWatched}};
+    if (PythonHow.count(Key))
+      X["python"] = PythonHow[Key];
+    J["sites"].push_back(X);
   }
   J["syncs"] = json::array();
   for (size_t T = 0; T < A.Traces.size(); ++T)

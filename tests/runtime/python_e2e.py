@@ -179,10 +179,13 @@ def check_sites(name, path, report, lines):
         at = [s for s in report["sites"] if (s.get("file"), s.get("line")) == (str(path), line)
               and s.get("op", "").startswith("ProcessGroup::")]
         check(at, f"{name}: no collective recorded at {path.name}:{line}")
+        check(all(s.get("python") for s in at),
+              f"{name}: {path.name}:{line} is not marked as a Python line: {at}")
         for rank in ("0", "1"):
             check(sum(s["counts"].get(rank, 0) for s in at) > 0,
                   f"{name}: rank {rank} recorded nothing at {path.name}:{line}: {at}")
-        log(f"  {path.name}:{line}: " + ", ".join(f"{s['op']} {s['counts']}" for s in at))
+        log(f"  {path.name}:{line}: " + ", ".join(f"{s['op']} {s['counts']} {s['python']}"
+                                                  for s in at))
 
 
 def check_finding(name, path, report, kind, lines, detail=None):
