@@ -32,6 +32,7 @@
 #include "TorchHelper.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -79,6 +80,23 @@ CommState *groupState(const void *Self) {
   CallSite None;
   recordCommCreate(C, OpCode::None, 0, 0, None, 0);
   return C;
+}
+
+// ---- Ending the job (DISTLINT_RT_ABORT=1)
+// --------------------------------------------------------------
+// Gloo has no communicator abort. Under distlint-rt run the launcher ends
+// the ranks; under another launcher (torchrun) this rank ends itself, and
+// the launcher then ends the others as for any failed worker.
+void abortC10d(CommState *) {
+  logLine("rank %d: ending this process (SIGTERM): c10d process groups have "
+          "no abort",
+          globalRank());
+  kill(getpid(), SIGTERM);
+}
+
+__attribute__((constructor)) void registerC10dAbort() {
+  if (!std::getenv("DISTLINT_RT_LAUNCHED"))
+    setAbortHandler(Api::C10d, abortC10d);
 }
 
 // ---- Work objects

@@ -150,6 +150,7 @@ std::string pythonHookDir(const std::string &Preload) {
     Set("MASTER_PORT", std::to_string(Port));
   }
   Set("DISTLINT_RT_DIR", OutDir);
+  Set("DISTLINT_RT_LAUNCHED", "1"); // This launcher ends the job, not the rank.
   char RunId[32];
   std::snprintf(RunId, sizeof(RunId), "%016llx", (unsigned long long)O.RunId);
   Set("DISTLINT_RT_RUN_ID", RunId);

@@ -18,6 +18,9 @@ program/<name>  runs testdata/python/<name>.py as 2 ranks (Gloo on loopback)
 detail          runs every divergent program with TORCH_DISTRIBUTED_DEBUG=DETAIL
                 and without distlint-rt: PyTorch's own check must find the
                 mismatch too (it is recorded beside distlint-rt's result).
+torchrun        torchrun (python3 -m torch.distributed.run) as the launcher, with
+                LD_PRELOAD, PYTHONPATH and DISTLINT_RT_* set by hand: the
+                divergence at both ranks' lines; DISTLINT_RT_ABORT ends the job.
 counts          bytes each rank receives on its Gloo connections, with and
                 without distlint-rt (equal: it sends nothing) and with DETAIL
                 (more: its fingerprint collectives), per clean program.
@@ -386,6 +389,46 @@ def case_counts(cfg):
                       f"{path.name}: DETAIL added no traffic on rank {rank} ({detail[rank]})")
 
 
+def case_torchrun(cfg):
+    """torchrun as the launcher: the preload and the hook set by hand (README)."""
+    need_torch()
+    path = PROGRAMS / "rank0_extra_barrier_buggy.py"
+    _, marks = expectations(path)
+    preload = cfg["preload"]
+    hook = Path(preload.split(":")[-1]).parent / "distlint-rt-python"
+    check((hook / "sitecustomize.py").is_file(), f"no startup hook in {hook}")
+    with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+        work = Path(tmp)
+        env = base_env()
+        env.update({"LD_PRELOAD": preload, "PYTHONPATH": str(hook),
+                    "DISTLINT_RT_DIR": str(work / "traces"), "DISTLINT_RT_TIMEOUT": "20",
+                    "DISTLINT_RT_ABORT": "1"})
+        import socket
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        # --redirects 1 --tee 1: torch 1.13's torchrun fails on CPython 3.11 with
+        # its default (no redirection: Std.NONE is no longer an instance of Std).
+        cmd = [TORCH_PYTHON, "-m", "torch.distributed.run", "--nproc_per_node", "2",
+               "--master_port", str(port), "--redirects", "1", "--tee", "1", str(path)]
+        code, out, err, took = run(cmd, env, 180, work)
+        rep = subprocess.run([cfg["distlint_rt"], "report", str(work / "traces"), "--format",
+                              "json"], capture_output=True, text=True, cwd=work)
+        report = json.loads(rep.stdout)
+        check(code != 0, "torchrun succeeded on a divergent program")
+        check(report["divergences"], f"no divergence in the traces\n{err[-3000:]}")
+        by_rank = {op["rank"]: op for op in report["divergences"][0]["issued"]}
+        for rank in (0, 1):
+            op = by_rank.get(rank)
+            check(op and site_of(op) == (str(path), marks[f"rank {rank}"]),
+                  f"rank {rank} at {op and site_of(op)}, expected line {marks[f'rank {rank}']}")
+        check("ending this process (SIGTERM)" in out + err,
+              "no rank ended itself with DISTLINT_RT_ABORT=1 under torchrun")
+        check(took < LIVE_END_LIMIT, f"torchrun took {took:.1f} s with DISTLINT_RT_ABORT=1")
+        log(f"torchrun: divergence at lines {marks['rank 0']} (rank 0) and {marks['rank 1']} "
+            f"(rank 1), job ended after {took:.1f} s")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--config", required=True)
@@ -399,6 +442,8 @@ def main():
             case_detail(cfg)
         elif a.case == "counts":
             case_counts(cfg)
+        elif a.case == "torchrun":
+            case_torchrun(cfg)
         else:
             raise Failure(f"unknown case {a.case}")
     except Failure as e:
