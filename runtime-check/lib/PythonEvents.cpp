@@ -44,12 +44,16 @@ OpCode eventOp(int Code) {
 #define DLRT_PYTHON_EXPORT extern "C" __attribute__((visibility("default")))
 
 /// The frame of a Python line, to pass to the calls below (the hook caches
-/// it per line); 0 when no trace is recorded.
+/// it per line); 0 when no trace is recorded. ForThreads: the form that
+/// names the line for LibTorch threads working on its behalf (backward()).
 DLRT_PYTHON_EXPORT uint64_t dlrt_python_site(const char *File,
-                                             const char *Function, int Line) {
+                                             const char *Function, int Line,
+                                             int ForThreads) {
   if (!File || !Function || !trace())
     return 0;
-  return pythonFrame(PythonSiteKind::Call, File, Function, Line);
+  return pythonFrame(ForThreads ? PythonSiteKind::OtherThread
+                                : PythonSiteKind::Call,
+                     File, Function, Line);
 }
 
 /// One call of Event (a sync or a backward()) at Site.
@@ -60,10 +64,11 @@ DLRT_PYTHON_EXPORT void dlrt_python_count(int Event, uint64_t Site) {
     T->countSync(Op, Site, 0);
 }
 
-/// backward() at Site starts (LibTorch threads without Python frames are
-/// attributed to it) or, with Site 0, returned.
-DLRT_PYTHON_EXPORT void dlrt_python_backward(uint64_t Site) {
-  setBackwardSite(Site);
+/// backward() at Site starts (counted there) and LibTorch threads without
+/// Python frames work for ThreadSite; with Site 0, it returned.
+DLRT_PYTHON_EXPORT void dlrt_python_backward(uint64_t Site,
+                                             uint64_t ThreadSite) {
+  setBackwardSite(Site ? ThreadSite : 0);
   if (Site)
     dlrt_python_count(4, Site);
 }

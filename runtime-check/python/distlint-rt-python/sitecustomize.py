@@ -31,11 +31,11 @@ def _library():
     except (OSError, AttributeError, ImportError):
         return None
     site.restype = ctypes.c_uint64
-    site.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int]
+    site.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
     lib.dlrt_python_count.restype = None
     lib.dlrt_python_count.argtypes = [ctypes.c_int, ctypes.c_uint64]
     lib.dlrt_python_backward.restype = None
-    lib.dlrt_python_backward.argtypes = [ctypes.c_uint64]
+    lib.dlrt_python_backward.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
     lib.dlrt_python_check.restype = None
     lib.dlrt_python_check.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_uint64,
                                       ctypes.c_longlong, ctypes.c_int, ctypes.c_int]
@@ -68,7 +68,8 @@ class _Sites:
         self.frames = {}
         self.torch_version = 0  # major * 100 + minor, once torch is imported
 
-    def user_site(self, depth=2):
+    def user_site(self, depth=2, for_threads=False):
+        """The innermost user line; for_threads: its form for LibTorch threads."""
         frame = sys._getframe(depth)
         while frame is not None:
             code = frame.f_code
@@ -76,11 +77,12 @@ class _Sites:
             if lib is None:
                 lib = self.library_code[code] = _is_library(code.co_filename)
             if not lib:
-                key = (code, frame.f_lineno)
+                key = (code, frame.f_lineno, for_threads)
                 site = self.frames.get(key)
                 if site is None:
                     site = self.lib.dlrt_python_site(code.co_filename.encode(),
-                                                     code.co_name.encode(), frame.f_lineno)
+                                                     code.co_name.encode(), frame.f_lineno,
+                                                     int(for_threads))
                     self.frames[key] = site
                 return site
             frame = frame.f_back
@@ -124,11 +126,11 @@ def _patch_torch(sites, torch):
 
     def make_backward(real):
         def backward(*args, **kwargs):
-            lib.dlrt_python_backward(sites.user_site())
+            lib.dlrt_python_backward(sites.user_site(), sites.user_site(for_threads=True))
             try:
                 return real(*args, **kwargs)
             finally:
-                lib.dlrt_python_backward(0)
+                lib.dlrt_python_backward(0, 0)
         return backward
     _wrap(torch.autograd, "backward", make_backward)
 
