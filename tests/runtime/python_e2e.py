@@ -159,8 +159,11 @@ def check_divergence(name, path, marks, code, out, err, took, report):
               f"{name}: the live line does not name rank {rank}'s line {marks[f'rank {rank}']}:"
               f"\n" + "\n".join(live))
     check(report.get("live"), f"{name}: the report has no live record")
+    latency = min(l["latency_seconds"] for l in report["live"])
+    check(latency < 1.0, f"{name}: reported {latency:.2f} s after the divergence (limit 1 s)")
     check(took < LIVE_END_LIMIT, f"{name}: --abort took {took:.1f} s to end the job")
-    log(f"  live: {live[0]}\n  job ended after {took:.1f} s")
+    log(f"  live: {live[0]}\n  reported {latency:.3f} s after the divergence; job ended after "
+        f"{took:.1f} s")
 
 
 def python_checks(report):
