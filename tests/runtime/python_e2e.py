@@ -338,7 +338,14 @@ def gloo_bytes():
 
 real_destroy = dist.destroy_process_group
 def destroy(*a, **k):
-    print(f"GLOO_BYTES rank={dist.get_rank()} received={gloo_bytes()}", flush=True)
+    import time
+    got = gloo_bytes()
+    for _ in range(20):  # seen once on a loaded machine: no socket listed yet
+        if got:
+            break
+        time.sleep(0.05)
+        got = gloo_bytes()
+    print(f"GLOO_BYTES rank={dist.get_rank()} received={got}", flush=True)
     return real_destroy(*a, **k)
 dist.destroy_process_group = destroy
 sys.argv = sys.argv[1:]
