@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -84,7 +85,6 @@ struct Entry {
   size_t FirstSource = 0;
   uint32_t Seen = 0; ///< Sources that issued it.
   uint64_t SeenBits = 0;
-  uint64_t AgreeBits = 0; ///< Sources whose record matches First.
 };
 
 struct State {
@@ -265,27 +265,42 @@ CommState *commById(uint64_t Id) {
   return F.Found;
 }
 
-/// "; ranks 2, 3 agree with rank 0" for the ranks other than the two sides
-/// that issued the same as the first issuer; empty when none did.
-std::string agreeingRanks(const State &S, uint64_t Comm, uint64_t Seq,
-                          const Source &Mine, const Source &Other) {
-  auto It = S.Entries.find(std::make_pair(Comm, Seq));
-  if (It == S.Entries.end())
-    return "";
-  const Entry &E = It->second;
-  std::string Ranks;
-  int Count = 0;
-  for (size_t I = 0; I < S.Sources.size() && I < 64; ++I) {
-    const Source *Src = S.Sources[I].get();
-    if (Src == &Mine || Src == &Other || !(E.AgreeBits >> I & 1))
+/// "; rank 2 agrees with this rank, rank 3 with rank 0": the other ranks
+/// whose trace already holds collective Seq of Comm, by the side it matches
+/// (the newest records of their rings, read now).
+std::string agreeingRanks(const State &S, const Source &Other, uint64_t Comm,
+                          uint64_t Seq, const Snapshot &Mine,
+                          const Snapshot &Theirs) {
+  constexpr uint64_t kLookBack = 512;
+  std::string Mates, OtherMates;
+  for (const auto &Src : S.Sources) {
+    if (Src->Own || Src.get() == &Other)
       continue;
-    Ranks += (Count++ ? ", " : " ") + std::to_string(Src->rank());
+    uint64_t Head = Src->Header->Head.load(std::memory_order_acquire);
+    uint64_t Depth =
+        std::min<uint64_t>(Head, std::min(kLookBack, Src->Mask + 1));
+    for (uint64_t Slot = Head; Slot > Head - Depth; --Slot) {
+      Snapshot R;
+      uint32_t Kind;
+      if (!copyRecord(Src->Ring[(Slot - 1) & Src->Mask], Slot - 1, R, Kind) ||
+          Kind != uint32_t(RecordKind::Op) || R.CommId != Comm ||
+          R.Seq != Seq || opInfo(R.Op).Category != OpCategory::Collective)
+        continue;
+      std::string *To = !differs(Mine, R)     ? &Mates
+                        : !differs(Theirs, R) ? &OtherMates
+                                              : nullptr;
+      if (To)
+        *To += (To->empty() ? "" : ", ") + std::to_string(Src->rank());
+      break;
+    }
   }
-  if (!Count)
-    return "";
-  return (Count > 1 ? "; ranks" : "; rank") + Ranks +
-         (Count > 1 ? " agree with rank " : " agrees with rank ") +
-         std::to_string(S.Sources[E.FirstSource]->rank());
+  std::string Text;
+  if (!Mates.empty())
+    Text += "; rank(s) " + Mates + " agree with this rank";
+  if (!OtherMates.empty())
+    Text += "; rank(s) " + OtherMates + " agree with rank " +
+            std::to_string(Other.rank());
+  return Text;
 }
 
 /// Writes the LiveMismatch record and the line; aborts with
@@ -330,7 +345,7 @@ void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm,
             "(%s differs): this rank issued %s; rank %d issued %s%s",
             Rank, Short, (unsigned long long)Seq, Field, MineText, Other.rank(),
             TheirsText,
-            agreeingRanks(S, Comm, Seq, *S.Sources[0], Other).c_str());
+            agreeingRanks(S, Other, Comm, Seq, Mine, Theirs).c_str());
   else if (Kind == MismatchKind::CrossWait)
     logLine("rank %d: deadlock across communicators: this rank waits in %s "
             "(communicator %08llx, collective #%llu), which rank %d has not "
@@ -376,7 +391,6 @@ void file(State &S, TraceWriter &Own, size_t Index, const Snapshot &R,
     E.FirstSource = Index;
     E.Seen = 1;
     E.SeenBits = Index < 64 ? uint64_t(1) << Index : 0;
-    E.AgreeBits = E.SeenBits;
     S.Entries.emplace(Key, E);
     return;
   }
@@ -384,10 +398,7 @@ void file(State &S, TraceWriter &Own, size_t Index, const Snapshot &R,
   ++E.Seen;
   if (Index < 64)
     E.SeenBits |= uint64_t(1) << Index;
-  const char *Field = differs(E.First, R);
-  if (!Field && Index < 64)
-    E.AgreeBits |= uint64_t(1) << Index;
-  if (Field) {
+  if (const char *Field = differs(E.First, R)) {
     if (Index == 0)
       report(S, Own, MismatchKind::Fingerprint, R.CommId, R.Seq, R,
              *S.Sources[E.FirstSource], E.First, Field, Now);

@@ -18,6 +18,7 @@ program/<name>  runs testdata/python/<name>.py as 2 ranks (Gloo on loopback)
 detail          runs every divergent program with TORCH_DISTRIBUTED_DEBUG=DETAIL
                 and without distlint-rt: PyTorch's own check must find the
                 mismatch too (it is recorded beside distlint-rt's result).
+three-ranks     3 ranks: the live line names the ranks that agree with each side.
 torchrun        torchrun (python3 -m torch.distributed.run) as the launcher, with
                 LD_PRELOAD, PYTHONPATH and DISTLINT_RT_* set by hand: the
                 divergence at both ranks' lines; DISTLINT_RT_ABORT ends the job.
@@ -115,10 +116,10 @@ def base_env():
     return env
 
 
-def rt_run(cfg, program, work, extra_env=None, args=()):
+def rt_run(cfg, program, work, extra_env=None, args=(), nproc=2):
     env = base_env()
     env.update(extra_env or {})
-    cmd = [cfg["distlint_rt"], "run", "--nproc", "2", "--timeout", str(RUN_TIMEOUT),
+    cmd = [cfg["distlint_rt"], "run", "--nproc", str(nproc), "--timeout", str(RUN_TIMEOUT),
            "--max-time", "120", "--out", str(work / "traces"), *args, "--",
            TORCH_PYTHON, str(program)]
     code, out, err, took = run(cmd, env, 180, work)
@@ -399,6 +400,26 @@ def case_counts(cfg):
                       f"{path.name}: DETAIL added no traffic on rank {rank} ({detail[rank]})")
 
 
+def case_three_ranks(cfg):
+    """The live line names the ranks that agree with each side."""
+    need_torch()
+    path = PROGRAMS / "rank0_extra_barrier_buggy.py"
+    _, marks = expectations(path)
+    with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+        code, out, err, took, report = rt_run(cfg, path, Path(tmp), args=("--abort",), nproc=3)
+        check(code == 1 and report["divergences"], f"no divergence with 3 ranks\n{err[-3000:]}")
+        by_rank = {op["rank"]: site_of(op) for op in report["divergences"][0]["issued"]}
+        want = {0: marks["rank 0"], 1: marks["rank 1"], 2: marks["rank 1"]}
+        for rank, line in want.items():
+            check(by_rank.get(rank) == (str(path), line),
+                  f"rank {rank} at {by_rank.get(rank)}, expected line {line}")
+        live = [l for l in err.splitlines() if ": divergence on communicator" in l]
+        agree = [l for l in live if re.search(r"rank\(s\) [12] agree with (this rank|rank [12])", l)]
+        check(agree, "no live line names the ranks that agree:\n" + "\n".join(live))
+        log(f"3 ranks: {agree[0][agree[0].index('; rank(s)'):]} (ranks 1 and 2 issue the "
+            f"gradient all-reduce at line {marks['rank 1']}, rank 0 the barrier at {marks['rank 0']})")
+
+
 def case_torchrun(cfg):
     """torchrun as the launcher: the preload and the hook set by hand (README)."""
     need_torch()
@@ -454,6 +475,8 @@ def main():
             case_counts(cfg)
         elif a.case == "torchrun":
             case_torchrun(cfg)
+        elif a.case == "three-ranks":
+            case_three_ranks(cfg)
         else:
             raise Failure(f"unknown case {a.case}")
     except Failure as e:
