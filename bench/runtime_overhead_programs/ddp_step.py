@@ -20,12 +20,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--width", type=int, default=512, help="hidden width (16: a ~1 ms step)")
     a = ap.parse_args()
     torch.set_num_threads(1)
     dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=120))
     torch.manual_seed(0)
-    model = DDP(nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
-                              nn.Linear(512, 10)))
+    w = a.width
+    model = DDP(nn.Sequential(nn.Linear(256, w), nn.ReLU(), nn.Linear(w, w), nn.ReLU(),
+                              nn.Linear(w, 10)))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     data, target = torch.randn(64, 256), torch.randint(0, 10, (64,))
     times = []
