@@ -94,6 +94,18 @@ PythonApi Py;
 int resolvePython() {
   if (!dlsym(RTLD_DEFAULT, "Py_IsInitialized"))
     return PythonAbsent;
+  // The version first: an older CPython lacks part of the table.
+  auto Version =
+      reinterpret_cast<const char *(*)()>(dlsym(RTLD_DEFAULT, "Py_GetVersion"));
+  int Major = 0, Minor = 0;
+  if (!Version || std::sscanf(Version(), "%d.%d", &Major, &Minor) != 2 ||
+      Major != 3 || Minor < kOldestMinor || Minor > kNewestMinor) {
+    const char *Text = Version ? Version() : "?";
+    logLine("Python %.*s: call-sites stay native (distlint-rt reads the "
+            "frames of CPython 3.%d to 3.%d)",
+            int(std::strcspn(Text, " ")), Text, kOldestMinor, kNewestMinor);
+    return PythonAbsent;
+  }
   for (const ApiEntry &E : ApiTable) {
     void **Slot =
         reinterpret_cast<void **>(reinterpret_cast<char *>(&Py) + E.Offset);
@@ -104,14 +116,6 @@ int resolvePython() {
       logLine("Python: %s not found; call-sites stay native", E.Symbol);
       return PythonAbsent;
     }
-  }
-  int Major = 0, Minor = 0;
-  if (std::sscanf(Py.GetVersion(), "%d.%d", &Major, &Minor) != 2 ||
-      Major != 3 || Minor < kOldestMinor || Minor > kNewestMinor) {
-    logLine("Python %.16s: call-sites stay native (distlint-rt reads the "
-            "frames of CPython 3.%d to 3.%d)",
-            Py.GetVersion(), kOldestMinor, kNewestMinor);
-    return PythonAbsent;
   }
   return PythonPresent;
 }

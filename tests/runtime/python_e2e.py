@@ -18,6 +18,9 @@ program/<name>  runs testdata/python/<name>.py as 2 ranks (Gloo on loopback)
 detail          runs every divergent program with TORCH_DISTRIBUTED_DEBUG=DETAIL
                 and without distlint-rt: PyTorch's own check must find the
                 mismatch too (it is recorded beside distlint-rt's result).
+versions        no torch: a ctypes program calling the NCCL stand-in, under every
+                CPython found (/usr/bin/python3, pyenv's): 3.9-3.13 get Python
+                call-sites, older ones native ones and one line saying why.
 three-ranks     3 ranks: the live line names the ranks that agree with each side.
 torchrun        torchrun (python3 -m torch.distributed.run) as the launcher, with
                 LD_PRELOAD, PYTHONPATH and DISTLINT_RT_* set by hand: the
@@ -75,6 +78,17 @@ def need_torch():
         raise Failure(f"{TORCH_PYTHON} cannot import torch with Gloo ({why}): install Debian's "
                       "python3-torch (scripts/setup.sh does)")
     log(f"torch {out.stdout.strip().split()[0]} under {TORCH_PYTHON}")
+
+
+def expectations_marks(path):
+    """The `# <- label` marks of a file that states no verdict."""
+    text = path.read_text(encoding="utf-8")
+    marks = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = re.search(r"# <- (.+)$", line)
+        if m:
+            marks.setdefault(m.group(1).strip(), number)
+    return None, marks
 
 
 def expectations(path):
@@ -420,6 +434,62 @@ def case_three_ranks(cfg):
             f"gradient all-reduce at line {marks['rank 1']}, rank 0 the barrier at {marks['rank 0']})")
 
 
+def interpreters():
+    """CPythons on this machine: /usr/bin/python3, pyenv's, $DISTLINT_TEST_PYTHONS."""
+    found = [TORCH_PYTHON] + sorted(str(p) for p in Path.home().glob(".pyenv/versions/3.*/bin/python3"))
+    found += [p for p in os.environ.get("DISTLINT_TEST_PYTHONS", "").split(":") if p]
+    seen, out = set(), []
+    for exe in found:
+        try:
+            v = subprocess.run([exe, "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+                               capture_output=True, text=True, timeout=60).stdout.split()
+        except OSError:
+            continue
+        if len(v) == 2 and (v[0], v[1]) not in seen and v[0] == "3":
+            seen.add((v[0], v[1]))
+            out.append((exe, int(v[1])))
+    return out
+
+
+def case_versions(cfg, standin):
+    """Python call-sites on every CPython found, through the NCCL stand-in
+    called with ctypes (no torch needed): 3.9-3.13 name both ranks' lines,
+    older ones keep native call-sites and say why, once per rank."""
+    path = REPO / "tests" / "runtime" / "programs" / "nccl_ctypes.py"
+    _, marks = expectations_marks(path)
+    pythons = interpreters()
+    check(any(9 <= minor <= 13 for _, minor in pythons),
+          f"no CPython 3.9-3.13 found: {pythons}")
+    for exe, minor in pythons:
+        with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+            work = Path(tmp)
+            env = base_env()
+            env.update({"DLRT_STANDIN_DIR": standin, "NCCL_ID_FILE": str(work / "nccl-id")})
+            cmd = [cfg["distlint_rt"], "run", "--nproc", "2", "--timeout", "10", "--abort",
+                   "--out", str(work / "traces"), "--", exe, str(path)]
+            code, out, err, took = run(cmd, env, 120, work)
+            rep = subprocess.run([cfg["distlint_rt"], "report", str(work / "traces"), "--format",
+                                  "json"], capture_output=True, text=True, cwd=work)
+            report = json.loads(rep.stdout)
+            check(report["divergences"], f"3.{minor}: no divergence\n{err[-2000:]}")
+            by_rank = {op["rank"]: op for op in report["divergences"][0]["issued"]}
+            if 9 <= minor <= 13:
+                for rank in (0, 1):
+                    op = by_rank.get(rank, {})
+                    check(site_of(op) == (str(path), marks[f"rank {rank}"]),
+                          f"3.{minor}: rank {rank} at {site_of(op)}, expected line "
+                          f"{marks[f'rank {rank}']} ({exe})")
+                log(f"CPython 3.{minor} ({exe}): rank 0 at line {marks['rank 0']}, rank 1 at line "
+                    f"{marks['rank 1']}")
+            else:
+                said = [l for l in err.splitlines() if "call-sites stay native" in l]
+                check(len(said) == 2 and f"Python 3.{minor}." in said[0],
+                      f"3.{minor}: expected one 'call-sites stay native' line per rank: {said}")
+                check(all(not op.get("python") for op in by_rank.values()),
+                      f"3.{minor}: Python sites recorded on an unsupported version")
+                log(f"CPython 3.{minor} ({exe}): native call-sites, said once per rank")
+
+
 def case_torchrun(cfg):
     """torchrun as the launcher: the preload and the hook set by hand (README)."""
     need_torch()
@@ -464,6 +534,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--config", required=True)
     ap.add_argument("--case", required=True)
+    ap.add_argument("--standin", help="directory of the NCCL/CUDA stand-ins (versions)")
     a = ap.parse_args()
     cfg = json.loads(Path(a.config).read_text())
     try:
@@ -477,6 +548,8 @@ def main():
             case_torchrun(cfg)
         elif a.case == "three-ranks":
             case_three_ranks(cfg)
+        elif a.case == "versions":
+            case_versions(cfg, a.standin)
         else:
             raise Failure(f"unknown case {a.case}")
     except Failure as e:
