@@ -21,6 +21,8 @@ detail          runs every divergent program with TORCH_DISTRIBUTED_DEBUG=DETAIL
 versions        no torch: a ctypes program calling the NCCL stand-in, under every
                 CPython found (/usr/bin/python3, pyenv's): 3.9-3.13 get Python
                 call-sites, older ones native ones and one line saying why.
+native-thread   no torch: an all-reduce on a native thread while a backward()
+                line is published is reported at that line, as LibTorch's.
 three-ranks     3 ranks: the live line names the ranks that agree with each side.
 torchrun        torchrun (python3 -m torch.distributed.run) as the launcher, with
                 LD_PRELOAD, PYTHONPATH and DISTLINT_RT_* set by hand: the
@@ -490,6 +492,35 @@ def case_versions(cfg, standin):
                 log(f"CPython 3.{minor} ({exe}): native call-sites, said once per rank")
 
 
+def case_native_thread(cfg, standin, helper):
+    """A collective on a native thread (no Python thread state) is attributed
+    to the line published as the running backward(), marked as such; the
+    thread never takes the GIL (the job finishes)."""
+    path = REPO / "tests" / "runtime" / "programs" / "nccl_native_thread.py"
+    _, marks = expectations_marks(path)
+    with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+        work = Path(tmp)
+        env = base_env()
+        env.update({"DLRT_STANDIN_DIR": standin, "DLRT_NATIVE_THREAD_LIB": helper,
+                    "NCCL_ID_FILE": str(work / "nccl-id")})
+        cmd = [cfg["distlint_rt"], "run", "--nproc", "2", "--timeout", "10", "--abort",
+               "--out", str(work / "traces"), "--", TORCH_PYTHON, str(path)]
+        code, out, err, took = run(cmd, env, 120, work)
+        report = json.loads(subprocess.run(
+            [cfg["distlint_rt"], "report", str(work / "traces"), "--format", "json"],
+            capture_output=True, text=True, cwd=work).stdout)
+        check(report["divergences"], f"no divergence\n{out}\n{err[-2000:]}")
+        for op in report["divergences"][0]["issued"]:
+            check(site_of(op) == (str(path), marks["both"]) and op.get("python") == "backward-thread",
+                  f"rank {op['rank']}: {site_of(op)} ({op.get('python')}), expected line "
+                  f"{marks['both']} as backward-thread")
+        text = subprocess.run([cfg["distlint_rt"], "report", str(work / "traces")],
+                              capture_output=True, text=True, cwd=work).stdout
+        check("issued by a LibTorch thread while the backward() there ran" in text,
+              f"the report does not say the thread worked for backward():\n{text}")
+        log(f"native thread: both ranks at line {marks['both']}, marked backward-thread")
+
+
 def case_torchrun(cfg):
     """torchrun as the launcher: the preload and the hook set by hand (README)."""
     need_torch()
@@ -535,6 +566,7 @@ def main():
     ap.add_argument("--config", required=True)
     ap.add_argument("--case", required=True)
     ap.add_argument("--standin", help="directory of the NCCL/CUDA stand-ins (versions)")
+    ap.add_argument("--native-thread-lib", help="native_thread_allreduce.c built (native-thread)")
     a = ap.parse_args()
     cfg = json.loads(Path(a.config).read_text())
     try:
@@ -550,6 +582,8 @@ def main():
             case_three_ranks(cfg)
         elif a.case == "versions":
             case_versions(cfg, a.standin)
+        elif a.case == "native-thread":
+            case_native_thread(cfg, a.standin, a.native_thread_lib)
         else:
             raise Failure(f"unknown case {a.case}")
     except Failure as e:
