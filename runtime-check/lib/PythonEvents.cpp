@@ -56,6 +56,12 @@ DLRT_PYTHON_EXPORT uint64_t dlrt_python_site(const char *File,
                      File, Function, Line);
 }
 
+/// torch is installed in Dir (maybe outside site-packages): its frames are
+/// never call-sites.
+DLRT_PYTHON_EXPORT void dlrt_python_library_dir(const char *Dir) {
+  addPythonLibraryDir(Dir);
+}
+
 /// One call of Event (a sync or a backward()) at Site.
 DLRT_PYTHON_EXPORT void dlrt_python_count(int Event, uint64_t Site) {
   OpCode Op = eventOp(Event);

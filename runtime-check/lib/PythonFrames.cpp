@@ -143,11 +143,29 @@ enum class CodeClass : uint8_t {
   Library,  ///< The rest of torch, the standard library, this tool's hook.
 };
 
+/// Where torch lives when the startup hook said so (an editable install
+/// outside site-packages); read and written with the GIL held.
+constexpr int kMaxLibraryDirs = 4;
+std::string LibraryDirs[kMaxLibraryDirs];
+int NumLibraryDirs = 0;
+
+bool inTorch(const char *File, const char *Below) {
+  for (int I = 0; I < NumLibraryDirs; ++I)
+    if (std::strncmp(File, LibraryDirs[I].c_str(), LibraryDirs[I].size()) ==
+            0 &&
+        std::strncmp(File + LibraryDirs[I].size(), Below, std::strlen(Below)) ==
+            0)
+      return true;
+  // An installed torch: .../site-packages/torch/ or .../dist-packages/torch/.
+  const char *Packages = std::strstr(File, "-packages/torch/");
+  return Packages && std::strncmp(Packages + std::strlen("-packages/torch/"),
+                                  Below, std::strlen(Below)) == 0;
+}
+
 CodeClass classify(const char *File) {
-  if (std::strstr(File, "/torch/autograd/") ||
-      std::strstr(File, "/torch/_tensor.py"))
+  if (inTorch(File, "autograd/") || inTorch(File, "_tensor.py"))
     return CodeClass::Autograd;
-  if (std::strstr(File, "/torch/") || File[0] == '<' ||
+  if (inTorch(File, "") || File[0] == '<' ||
       std::strstr(File, "/distlint-rt-python/"))
     return CodeClass::Library;
   // The standard library: lib/python3.N/ outside site- and dist-packages.
@@ -281,6 +299,18 @@ PackedFrame pythonFrame(PythonSiteKind Kind, const char *File,
                         const char *Function, int Line) {
   return packFrame(internPseudoModule(pseudoModuleName(Kind, Function, File)),
                    uint64_t(Line > 0 ? Line : 0));
+}
+
+void addPythonLibraryDir(const char *Dir) {
+  if (!Dir || !*Dir || NumLibraryDirs == kMaxLibraryDirs)
+    return;
+  std::string D = Dir;
+  if (D.back() != '/')
+    D += '/';
+  for (int I = 0; I < NumLibraryDirs; ++I)
+    if (LibraryDirs[I] == D)
+      return;
+  LibraryDirs[NumLibraryDirs++] = D;
 }
 
 void setBackwardSite(PackedFrame Site) {

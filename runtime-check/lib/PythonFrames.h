@@ -33,6 +33,10 @@ void addPythonCallSite(CallSite &Out);
 PackedFrame pythonFrame(PythonSiteKind Kind, const char *File,
                         const char *Function, int Line);
 
+/// torch's package directory (its frames are library frames wherever it is
+/// installed); called with the GIL held, by the startup hook.
+void addPythonLibraryDir(const char *Dir);
+
 /// Where LibTorch threads without Python frames were set to work from (the
 /// line calling backward()), published by the startup hook; 0 clears it.
 void setBackwardSite(PackedFrame Site);

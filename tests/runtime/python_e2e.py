@@ -23,6 +23,7 @@ versions        no torch: a ctypes program calling the NCCL stand-in, under ever
                 call-sites, older ones native ones and one line saying why.
 native-thread   no torch: an all-reduce on a native thread while a backward()
                 line is published is reported at that line, as LibTorch's.
+dir-named-torch a program under a directory named torch/ keeps its lines.
 three-ranks     3 ranks: the live line names the ranks that agree with each side.
 torchrun        torchrun (python3 -m torch.distributed.run) as the launcher, with
                 LD_PRELOAD, PYTHONPATH and DISTLINT_RT_* set by hand: the
@@ -521,6 +522,25 @@ def case_native_thread(cfg, standin, helper):
         log(f"native thread: both ranks at line {marks['both']}, marked backward-thread")
 
 
+def case_dir_named_torch(cfg):
+    """A program in a directory named torch/ is the user's code, not torch's."""
+    need_torch()
+    source = PROGRAMS / "rank0_logging_allreduce_buggy.py"
+    _, marks = expectations(source)
+    with tempfile.TemporaryDirectory(prefix="dlrt-py-") as tmp:
+        work = Path(tmp)
+        (work / "torch").mkdir()
+        path = work / "torch" / source.name
+        shutil.copy(source, path)
+        code, out, err, took, report = rt_run(cfg, path, work, args=("--abort",))
+        check(report["divergences"], f"no divergence\n{err[-2000:]}")
+        for op in report["divergences"][0]["issued"]:
+            want = marks[f"rank {op['rank']}"]
+            check(site_of(op) == (str(path), want),
+                  f"rank {op['rank']} at {site_of(op)}, expected {path}:{want}")
+        log(f"{path}: both ranks at their lines")
+
+
 def case_torchrun(cfg):
     """torchrun as the launcher: the preload and the hook set by hand (README)."""
     need_torch()
@@ -580,6 +600,8 @@ def main():
             case_torchrun(cfg)
         elif a.case == "three-ranks":
             case_three_ranks(cfg)
+        elif a.case == "dir-named-torch":
+            case_dir_named_torch(cfg)
         elif a.case == "versions":
             case_versions(cfg, a.standin)
         elif a.case == "native-thread":

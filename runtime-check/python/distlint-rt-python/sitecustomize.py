@@ -32,6 +32,8 @@ def _library():
         return None
     site.restype = ctypes.c_uint64
     site.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
+    lib.dlrt_python_library_dir.restype = None
+    lib.dlrt_python_library_dir.argtypes = [ctypes.c_char_p]
     lib.dlrt_python_count.restype = None
     lib.dlrt_python_count.argtypes = [ctypes.c_int, ctypes.c_uint64]
     lib.dlrt_python_backward.restype = None
@@ -51,10 +53,14 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _STDLIB = os.path.dirname(os.__file__)
 
 
+_TORCH_DIRS = []  # torch's package directory, once imported
+
+
 def _is_library(filename):
     if filename.startswith("<") or filename.startswith(_HERE):
         return True
-    if os.sep + "torch" + os.sep in filename:
+    if "-packages" + os.sep + "torch" + os.sep in filename or any(
+            filename.startswith(d) for d in _TORCH_DIRS):
         return True
     return filename.startswith(_STDLIB) and "-packages" not in filename
 
@@ -114,6 +120,10 @@ def _counting(sites, event):
 
 def _patch_torch(sites, torch):
     lib = sites.lib
+    torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    _TORCH_DIRS.append(torch_dir)
+    sites.library_code.clear()
+    lib.dlrt_python_library_dir(torch_dir.encode())
     try:
         major, minor = torch.__version__.split(".")[:2]
         sites.torch_version = int(major) * 100 + int(minor)
