@@ -23,7 +23,13 @@
 #      float32 (read by libdistlint-rt-torch.so, built here against the
 #      wheel's headers), completed through Work::wait — whether NCCL is
 #      linked statically into libtorch_cuda.so or not;
-#   4. overhead: CPU time per ncclAllReduce call with and without the
+#   4. Python DDP on NCCL (gpu/python_ddp_nccl.py, issue 27, NOT YET RUN ON A
+#      GPU) under `distlint-rt run --nproc 1`: the explicit all_reduce at its
+#      Python line with count 1024/float32, DDP's gradient all-reduce from
+#      the CUDA autograd thread attributed to the loss.backward() line, and
+#      torch.cuda.synchronize()/.item() counted once per step by the startup
+#      hook;
+#   5. overhead: CPU time per ncclAllReduce call with and without the
 #      recorder, against real NCCL.
 # Prints one PASS/FAIL/SKIP line per check; exits 1 on a FAIL (at once when
 # no GPU is visible), 3 when all passed but the ProcessGroupNCCL path could
@@ -243,7 +249,52 @@ else
   skip "no PyTorch with CUDA on this machine (${torch_dir:-no torch package}; set LIBTORCH=<unpacked LibTorch CUDA zip>): ProcessGroupNCCL path NOT checked"
 fi
 
-# ---- 4. Overhead against real NCCL ----------------------------------------------------------------
+# ---- 4. Python DDP on NCCL ----------------------------------------------------------------------
+if [ "$torch_cuda" = 1 ] && [ "$torch_from" != LIBTORCH ] && [ "$have_rt" = 1 ]; then
+  py_prog="$repo/runtime-check/gpu/python_ddp_nccl.py"
+  py_traces="$out/python-traces"
+  rm -rf "$py_traces"
+  if limit 300 "$rt" run --nproc 1 --timeout 120 --out "$py_traces" -- "$python" "$py_prog" 20 \
+       > "$out/python.out" 2>>"$log"; then
+    pass "Python DDP job ran under distlint-rt run"
+    report_json "$py_traces" > "$out/python-report.json" 2>>"$log"
+    "$python" - "$out/python-report.json" "$out/python.out" "$py_prog" "$rt" "$py_traces" <<'PY' | tee -a "$log"
+import glob, json, os, re, subprocess, sys
+report = json.load(open(sys.argv[1]))
+steps = int(dict(l.split() for l in open(sys.argv[2]) if l.startswith("steps "))["steps"])
+src = os.path.realpath(sys.argv[3])
+lines = {m.group(1): n for n, l in enumerate(open(src), 1)
+         for m in [re.search(r"# marker: (\w+)", l)] if m}
+def site(op, line):
+    return [s for s in report["sites"] if os.path.realpath(s["file"]) == src
+            and s["line"] == line and s["op"] == op]
+ar = site("ProcessGroup::allreduce", lines["allreduce"])
+print(("PASS" if ar and ar[0]["counts"].get("0") == steps and "call" in ar[0].get("python", [])
+       else "FAIL") + f" python: {steps} all_reduce at python_ddp_nccl.py:{lines['allreduce']} ({ar})")
+grad = site("ProcessGroup::allreduce", lines["backward"])
+print(("PASS" if grad and grad[0]["counts"].get("0", 0) >= steps
+       and set(grad[0].get("python", [])) & {"backward", "backward-thread"} else "FAIL") +
+      f" python: DDP gradient all-reduce attributed to loss.backward() at line {lines['backward']} ({grad})")
+checks = report.get("python_checks", [])
+for check, key in (("cuda-synchronize", "sync"), ("item", "item")):
+    got = [c for c in checks if c["check"] == check and c.get("line") == lines[key]]
+    print(("PASS" if got and got[0]["count"] == steps and got[0]["steps"] == steps else "FAIL") +
+          f" python: {check} at line {lines[key]} once per step ({got})")
+dumps = "".join(subprocess.run([sys.argv[4], "dump", f], capture_output=True, text=True).stdout
+                for f in glob.glob(os.path.join(sys.argv[5], "*.trace")))
+recs = [l for l in dumps.splitlines() if " ProcessGroup::allreduce " in l and " count 1024 dt 6 " in l]
+print(("PASS" if len(recs) >= steps else "FAIL") +
+      f" python: {len(recs)} ProcessGroup::allreduce with count 1024, float32 (the helper in Python)")
+print(("PASS" if report["clean"] else "FAIL") + " python: report clean")
+PY
+  else
+    fail "Python DDP job under distlint-rt run (see $log)"
+  fi
+else
+  skip "Python DDP on NCCL: needs python3's torch with CUDA and the distlint-rt tool"
+fi
+
+# ---- 5. Overhead against real NCCL ----------------------------------------------------------------
 if [ -x "$raw" ]; then
   best() { sort -n | head -1; }
   direct=$(for i in 1 2 3; do limit 120 "$raw" bench 20000 | awk '/ns_per_call/ {print $2}'; done | best)
@@ -261,6 +312,8 @@ if [ -x "$raw" ]; then
   fi
 fi
 
+# The checks written by the Python snippets print their FAIL lines themselves.
+failures=$(grep -c '^FAIL ' "$log" || true)
 say "== $failures failure(s); log: $log"
 [ "$failures" = 0 ] || exit 1
 if [ "$pg_nccl_checked" = 0 ]; then

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LiveCompare.h"
+#include "PythonFrames.h"
 #include "Runtime.h"
 #include "Support.h"
 
@@ -20,6 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -123,13 +125,24 @@ bool copyRecord(const TraceRecord &R, uint64_t Slot, Snapshot &Out,
   return R.Commit.load(std::memory_order_relaxed) == Slot + 1;
 }
 
-const char *modulePath(const TraceHeader &H, PackedFrame F) {
-  if (!frameValid(F) || frameModule(F) >= H.ModuleCapacity)
-    return "?";
-  const auto *Modules = reinterpret_cast<const ModuleEntry *>(
-      reinterpret_cast<const char *>(&H) + H.ModulesOffset);
-  const ModuleEntry &M = Modules[frameModule(F)];
-  return M.Ready.load(std::memory_order_acquire) ? M.Path : "?";
+/// "ProcessGroup::allreduce(count=1, float32, shape [1]) at train.py:25 in
+/// main" for the one-line reports.
+void describeCall(const TraceHeader &H, const Snapshot &R, char *Buf,
+                  size_t Size) {
+  int N = std::snprintf(Buf, Size, "%s(count=%llu", opInfo(R.Op).Name,
+                        (unsigned long long)R.Count);
+  if (Api(R.ApiId) == Api::C10d && N < int(Size)) {
+    if (const char *Type = c10dScalarTypeName(R.DataType))
+      N += std::snprintf(Buf + N, Size - size_t(N), ", %s", Type);
+    char Shape[128];
+    if (R.DataType >= 0 && formatShapeCode(R.Aux, Shape, sizeof(Shape)) &&
+        N < int(Size))
+      N += std::snprintf(Buf + N, Size - size_t(N), ", %s", Shape);
+  }
+  char Where[512];
+  describeFrame(H, R.Frame, Where, sizeof(Where));
+  if (N < int(Size))
+    std::snprintf(Buf + N, Size - size_t(N), ") at %s", Where);
 }
 
 /// Maps a trace of another rank of this run, or returns null.
@@ -252,6 +265,44 @@ CommState *commById(uint64_t Id) {
   return F.Found;
 }
 
+/// "; rank 2 agrees with this rank, rank 3 with rank 0": the other ranks
+/// whose trace already holds collective Seq of Comm, by the side it matches
+/// (the newest records of their rings, read now).
+std::string agreeingRanks(const State &S, const Source &Other, uint64_t Comm,
+                          uint64_t Seq, const Snapshot &Mine,
+                          const Snapshot &Theirs) {
+  constexpr uint64_t kLookBack = 512;
+  std::string Mates, OtherMates;
+  for (const auto &Src : S.Sources) {
+    if (Src->Own || Src.get() == &Other)
+      continue;
+    uint64_t Head = Src->Header->Head.load(std::memory_order_acquire);
+    uint64_t Depth =
+        std::min<uint64_t>(Head, std::min(kLookBack, Src->Mask + 1));
+    for (uint64_t Slot = Head; Slot > Head - Depth; --Slot) {
+      Snapshot R;
+      uint32_t Kind;
+      if (!copyRecord(Src->Ring[(Slot - 1) & Src->Mask], Slot - 1, R, Kind) ||
+          Kind != uint32_t(RecordKind::Op) || R.CommId != Comm ||
+          R.Seq != Seq || opInfo(R.Op).Category != OpCategory::Collective)
+        continue;
+      std::string *To = !differs(Mine, R)     ? &Mates
+                        : !differs(Theirs, R) ? &OtherMates
+                                              : nullptr;
+      if (To)
+        *To += (To->empty() ? "" : ", ") + std::to_string(Src->rank());
+      break;
+    }
+  }
+  std::string Text;
+  if (!Mates.empty())
+    Text += "; rank(s) " + Mates + " agree with this rank";
+  if (!OtherMates.empty())
+    Text += "; rank(s) " + OtherMates + " agree with rank " +
+            std::to_string(Other.rank());
+  return Text;
+}
+
 /// Writes the LiveMismatch record and the line; aborts with
 /// DISTLINT_RT_ABORT=1.
 void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm,
@@ -286,53 +337,37 @@ void report(State &S, TraceWriter &Own, MismatchKind Kind, uint64_t Comm,
   const TraceHeader &OwnH = Own.header();
   int Rank = OwnH.Rank.load(std::memory_order_relaxed);
   unsigned long long Short = (Comm >> 32) ^ (Comm & 0xffffffffull);
+  char MineText[640], TheirsText[640];
+  describeCall(OwnH, Mine, MineText, sizeof(MineText));
+  describeCall(*Other.Header, Theirs, TheirsText, sizeof(TheirsText));
   if (Kind == MismatchKind::Fingerprint)
     logLine("rank %d: divergence on communicator %08llx at collective #%llu "
-            "(%s differs): "
-            "this rank issued %s(count=%llu) at %s+0x%llx, rank %d issued "
-            "%s(count=%llu) "
-            "at %s+0x%llx",
-            Rank, Short, (unsigned long long)Seq, Field, opInfo(Mine.Op).Name,
-            (unsigned long long)Mine.Count, modulePath(OwnH, Mine.Frame),
-            (unsigned long long)frameOffset(Mine.Frame), Other.rank(),
-            opInfo(Theirs.Op).Name, (unsigned long long)Theirs.Count,
-            modulePath(*Other.Header, Theirs.Frame),
-            (unsigned long long)frameOffset(Theirs.Frame));
+            "(%s differs): this rank issued %s; rank %d issued %s%s",
+            Rank, Short, (unsigned long long)Seq, Field, MineText, Other.rank(),
+            TheirsText,
+            agreeingRanks(S, Other, Comm, Seq, Mine, Theirs).c_str());
   else if (Kind == MismatchKind::CrossWait)
-    logLine("rank %d: deadlock across communicators: this rank waits in "
-            "%s(count=%llu) at %s+0x%llx (communicator %08llx, collective "
-            "#%llu), which rank %d has not reached; rank %d waits in "
-            "%s(count=%llu) at %s+0x%llx (communicator %08llx, collective "
+    logLine("rank %d: deadlock across communicators: this rank waits in %s "
+            "(communicator %08llx, collective #%llu), which rank %d has not "
+            "reached; rank %d waits in %s (communicator %08llx, collective "
             "#%llu), which this rank has not reached",
-            Rank, opInfo(Mine.Op).Name, (unsigned long long)Mine.Count,
-            modulePath(OwnH, Mine.Frame),
-            (unsigned long long)frameOffset(Mine.Frame), Short,
-            (unsigned long long)Seq, Other.rank(), Other.rank(),
-            opInfo(Theirs.Op).Name, (unsigned long long)Theirs.Count,
-            modulePath(*Other.Header, Theirs.Frame),
-            (unsigned long long)frameOffset(Theirs.Frame),
+            Rank, MineText, Short, (unsigned long long)Seq, Other.rank(),
+            Other.rank(), TheirsText,
             (unsigned long long)((Theirs.CommId >> 32) ^
                                  (Theirs.CommId & 0xffffffffull)),
             (unsigned long long)Theirs.Seq);
   else {
     // Field is set when this rank is the one that moved on.
-    const Snapshot &Issuer = Field ? Theirs : Mine,
-                   &Mover = Field ? Mine : Theirs;
-    const TraceHeader &IssuerH = Field ? *Other.Header : OwnH;
+    const Snapshot &Mover = Field ? Mine : Theirs;
     const TraceHeader &MoverH = Field ? OwnH : *Other.Header;
+    char Where[512];
+    describeFrame(MoverH, Mover.Frame, Where, sizeof(Where));
     logLine("rank %d: divergence on communicator %08llx at collective #%llu: "
-            "rank %d issued "
-            "%s(count=%llu) at %s+0x%llx; rank %d moved on to %s at %s+0x%llx "
-            "without "
-            "issuing it",
+            "rank %d issued %s; rank %d moved on to %s at %s without issuing "
+            "it",
             Rank, Short, (unsigned long long)Seq, Field ? Other.rank() : Rank,
-            opInfo(Issuer.Op).Name, (unsigned long long)Issuer.Count,
-            modulePath(IssuerH, Issuer.Frame),
-            (unsigned long long)frameOffset(Issuer.Frame),
-            Field ? Rank : Other.rank(),
-            Mover.Op ? opInfo(Mover.Op).Name : "exit",
-            modulePath(MoverH, Mover.Frame),
-            (unsigned long long)frameOffset(Mover.Frame));
+            Field ? TheirsText : MineText, Field ? Rank : Other.rank(),
+            Mover.Op ? opInfo(Mover.Op).Name : "exit", Where);
   }
   if (config().AbortOnHang) {
     logLine("rank %d: ending the job (DISTLINT_RT_ABORT=1)", Rank);

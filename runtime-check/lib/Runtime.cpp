@@ -9,6 +9,7 @@
 #include "Runtime.h"
 #include "DriverApi.h"
 #include "LiveCompare.h"
+#include "PythonFrames.h"
 #include "Support.h"
 
 #include <pthread.h>
@@ -466,18 +467,6 @@ std::atomic<int> WatchdogStarted{0};
 /// The 32-bit form distlint-rt report shows.
 uint64_t shortId(uint64_t Id) { return (Id >> 32) ^ (Id & 0xffffffffull); }
 
-const char *modulePathOf(TraceWriter &T, PackedFrame F) {
-  if (!frameValid(F))
-    return "?";
-  TraceHeader &H = T.header();
-  uint32_t Index = frameModule(F);
-  if (Index >= H.ModuleCapacity)
-    return "?";
-  auto *Modules = reinterpret_cast<ModuleEntry *>(reinterpret_cast<char *>(&H) +
-                                                  H.ModulesOffset);
-  return Modules[Index].Ready.load() ? Modules[Index].Path : "?";
-}
-
 void appendSimpleRecord(TraceWriter &T, RecordKind Kind, const PendingView *E,
                         TraceRecord *Op, uint64_t Now) {
   uint64_t Slot;
@@ -593,18 +582,18 @@ void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   PackedFrame Site = Op ? Op->Frames[0] : E.Site;
   const char *What = opInfo(E.Op).Name;
   double Seconds = double(Now - E.StartNs) / 1e9;
+  char Where[512];
+  describeFrame(T.header(), Site, Where, sizeof(Where));
   if (Op && Op->CommId)
-    logLine(
-        "rank %d: %s #%llu on communicator %08llx not complete after %.1f s "
-        "(call-site %s+0x%llx); run `distlint-rt report %s`",
-        globalRank(), What, (unsigned long long)Op->Seq,
-        (unsigned long long)shortId(Op->CommId), Seconds, modulePathOf(T, Site),
-        (unsigned long long)frameOffset(Site), config().Dir.c_str());
+    logLine("rank %d: %s #%llu on communicator %08llx not complete after %.1f "
+            "s (call-site %s); run `distlint-rt report %s`",
+            globalRank(), What, (unsigned long long)Op->Seq,
+            (unsigned long long)shortId(Op->CommId), Seconds, Where,
+            config().Dir.c_str());
   else
-    logLine("rank %d: blocked in %s for %.1f s (call-site %s+0x%llx); run "
+    logLine("rank %d: blocked in %s for %.1f s (call-site %s); run "
             "`distlint-rt report %s`",
-            globalRank(), What, Seconds, modulePathOf(T, Site),
-            (unsigned long long)frameOffset(Site), config().Dir.c_str());
+            globalRank(), What, Seconds, Where, config().Dir.c_str());
   abortJobOf(opInfo(E.Op).ApiId, E.Comm);
 }
 

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StackWalker.h"
+#include "PythonFrames.h"
 #include "Support.h"
 
 #include <dlfcn.h>
@@ -54,6 +55,9 @@ struct ModuleRecord {
   std::string Path;
   uintptr_t Bias;
 };
+
+/// The bias of registry entries that name no loaded object (Python code).
+constexpr uintptr_t kPseudoModuleBias = ~uintptr_t(0);
 
 std::mutex RegistryMu;
 std::vector<ModuleRecord> *Registry; // Index -> module; never shrinks.
@@ -582,7 +586,8 @@ bool fastWalk(uintptr_t HookFp, CallSite &Out, WalkTrail &Trail) {
 
 } // namespace
 
-void captureCallSite(void *HookFrame, CallSite &Out) {
+namespace {
+void captureNativeCallSite(void *HookFrame, CallSite &Out) {
 #if defined(__x86_64__)
   if (memoHit(uintptr_t(HookFrame), Out)) {
     ++ThreadFastWalks;
@@ -610,6 +615,13 @@ void captureCallSite(void *HookFrame, CallSite &Out) {
 #endif
   captureCallSiteSlow(HookFrame, Out);
 }
+} // namespace
+
+void captureCallSite(void *HookFrame, CallSite &Out) {
+  captureNativeCallSite(HookFrame, Out);
+  if (DLRT_UNLIKELY(pythonMayRun()))
+    addPythonCallSite(Out);
+}
 
 WalkerStats walkerStats() {
   return {ThreadFastWalks, SlowWalkCount.load()};
@@ -623,6 +635,24 @@ std::vector<std::string> knownModulePaths() {
     for (const auto &M : *Registry)
       Paths.push_back(M.Path);
   return Paths;
+}
+
+uint32_t internPseudoModule(const std::string &Name) {
+  uint32_t Index;
+  {
+    std::lock_guard<std::mutex> Lock(RegistryMu);
+    if (!Registry)
+      Registry = new std::vector<ModuleRecord>();
+    for (size_t I = 0; I < Registry->size(); ++I)
+      if ((*Registry)[I].Bias == kPseudoModuleBias &&
+          (*Registry)[I].Path == Name)
+        return uint32_t(I);
+    Registry->push_back({Name, kPseudoModuleBias});
+    Index = uint32_t(Registry->size() - 1);
+  }
+  if (ModuleListener)
+    ModuleListener(Index, Name.c_str());
+  return Index;
 }
 
 void setModuleListener(void (*Listener)(uint32_t, const char *)) {

@@ -24,7 +24,9 @@ struct CallSite {
   PackedFrame Frames[kRecordFrames] = {0, 0, 0};
 };
 
-/// Captures the call-site of the calling hook. HookFrame is the hook's
+/// Captures the call-site of the calling hook (in a Python process, the
+/// Python line first, then the native frames: see PythonFrames.h). HookFrame is
+/// the hook's
 /// __builtin_frame_address(0) (hooks are built with frame pointers).
 void captureCallSite(void *HookFrame, CallSite &Out);
 
@@ -39,6 +41,9 @@ WalkerStats walkerStats();
 
 /// Module registry shared with the trace writer: index -> path.
 std::vector<std::string> knownModulePaths();
+/// A registry entry for code that is no loaded object (a Python function):
+/// its index, the same for the same Name.
+uint32_t internPseudoModule(const std::string &Name);
 /// Called when the registry grows (trace writer mirrors it into the file).
 void setModuleListener(void (*Listener)(uint32_t Index, const char *Path));
 

@@ -29,8 +29,10 @@
 #include "Forward.h"
 #include "Runtime.h"
 #include "TorchAbi.h"
+#include "TorchHelper.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -47,52 +49,6 @@ const char *const TorchSonames[] = {"libtorch_cpu.so", "libtorch_cuda.so",
                                     "libtorch.so", nullptr};
 
 enum class Backend { Gloo, Nccl };
-
-// ---- The LibTorch helper
-// --------------------------------------------------------
-
-struct Helper {
-  DlrtTorchDescribeFn Describe = nullptr;
-  DlrtTorchGroupFn Group = nullptr;
-};
-
-Helper loadHelper() {
-  Helper H;
-  std::string Path;
-  if (const char *Env = std::getenv("DISTLINT_RT_TORCH_LIB"); Env && *Env) {
-    Path = Env;
-  } else {
-    Dl_info Info;
-    if (dladdr(reinterpret_cast<void *>(&loadHelper), &Info) &&
-        Info.dli_fname) {
-      Path = Info.dli_fname;
-      Path = Path.substr(0, Path.rfind('/') + 1) + "libdistlint-rt-torch.so";
-    }
-  }
-  void *Lib =
-      Path.empty() ? nullptr : dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  auto Abi =
-      Lib ? reinterpret_cast<DlrtTorchAbiFn>(dlsym(Lib, "dlrt_torch_abi"))
-          : nullptr;
-  if (Abi && Abi() == kDlrtTorchAbi) {
-    H.Describe = reinterpret_cast<DlrtTorchDescribeFn>(
-        dlsym(Lib, "dlrt_torch_describe"));
-    H.Group =
-        reinterpret_cast<DlrtTorchGroupFn>(dlsym(Lib, "dlrt_torch_group"));
-  }
-  if (!H.Describe || !H.Group)
-    logLine(
-        "LibTorch process groups: %s not usable (%s); collectives are recorded "
-        "without tensor counts, types or shapes",
-        Path.empty() ? "libdistlint-rt-torch.so" : Path.c_str(),
-        Lib ? "built for another LibTorch interface" : dlerror());
-  return H;
-}
-
-const Helper &helper() {
-  static const Helper H = loadHelper();
-  return H;
-}
 
 // ---- Process groups
 // ---------------------------------------------------------------
@@ -117,13 +73,30 @@ CommState *groupState(const void *Self) {
   if (CommState *C = findComm(Api::C10d, uintptr_t(Self)))
     return C;
   int32_t Rank = -1, Size = 0;
-  if (helper().Group)
-    helper().Group(Self, &Rank, &Size);
+  if (torchHelper().Group)
+    torchHelper().Group(Self, &Rank, &Size);
   CommState *C =
       addComm(Api::C10d, uintptr_t(Self), adoptedCommId(Api::C10d), Rank, Size);
   CallSite None;
   recordCommCreate(C, OpCode::None, 0, 0, None, 0);
   return C;
+}
+
+// ---- Ending the job (DISTLINT_RT_ABORT=1)
+// --------------------------------------------------------------
+// Gloo has no communicator abort. Under distlint-rt run the launcher ends
+// the ranks; under another launcher (torchrun) this rank ends itself, and
+// the launcher then ends the others as for any failed worker.
+void abortC10d(CommState *) {
+  logLine("rank %d: ending this process (SIGTERM): c10d process groups have "
+          "no abort",
+          globalRank());
+  kill(getpid(), SIGTERM);
+}
+
+__attribute__((constructor)) void registerC10dAbort() {
+  if (!std::getenv("DISTLINT_RT_LAUNCHED"))
+    setAbortHandler(Api::C10d, abortC10d);
 }
 
 // ---- Work objects
@@ -225,7 +198,8 @@ void *recordGroupCall(void *HookFrame, const void *Self, OpCode Op,
   D.Comm = C;
   D.Peer = Peer;
   DlrtTorchDesc Desc{0, -1, -1, -1, 0, 0};
-  if (helper().Describe && helper().Describe(int(Op), &Args, &Desc) == 0) {
+  if (torchHelper().Describe &&
+      torchHelper().Describe(int(Op), &Args, &Desc) == 0) {
     D.Count = Desc.Count;
     D.DataType = Desc.DataType;
     D.RedOp = Desc.RedOp;

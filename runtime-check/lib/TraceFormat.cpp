@@ -2,6 +2,8 @@
 //--------------------===//
 #include "TraceFormat.h"
 
+#include <cstdio>
+
 namespace distlint {
 namespace rt {
 
@@ -92,6 +94,26 @@ const char *const MpiOpNames[] = {
     "MPI_BAND",   "MPI_LOR",    "MPI_BOR",     "MPI_LXOR", "MPI_BXOR",
     "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"};
 const unsigned NumMpiOpNames = sizeof(MpiOpNames) / sizeof(MpiOpNames[0]);
+
+const char *c10dScalarTypeName(int32_t Code) {
+  static const char *const Names[] = {
+      "uint8",   "int8",    "int16",     "int32",     "int64",      "float16",
+      "float32", "float64", "complex32", "complex64", "complex128", "bool",
+      "qint8",   "quint8",  "qint32",    "bfloat16"};
+  return Code >= 0 && Code < 16 ? Names[Code] : nullptr;
+}
+
+bool formatShapeCode(uint64_t Code, char *Buf, unsigned long Size) {
+  if (Code >> 63 || Size < 16)
+    return false;
+  int N = std::snprintf(Buf, Size, "shape [");
+  for (uint64_t D = 0, Rank = Code & 7; D < Rank && N < int(Size); ++D)
+    N += std::snprintf(Buf + N, Size - size_t(N), "%s%llu", D ? ", " : "",
+                       (unsigned long long)((Code >> (3 + 15 * D)) & 0x7fff));
+  if (N < int(Size))
+    std::snprintf(Buf + N, Size - size_t(N), "]");
+  return true;
+}
 
 } // namespace rt
 } // namespace distlint

@@ -65,7 +65,20 @@ enum class RecordKind : uint32_t {
   /// (Count .. Frames: this rank's side, or the peer's when this rank never
   /// issued it).
   LiveMismatch = 7,
+  /// The Python startup hook saw a defect (Tag: PythonCheckKind) at
+  /// Frames[0], in the call Op; Count: the epoch (SamplerEpochRepeated) or
+  /// the default timeout in seconds (NoTimeout); DataType: the backend
+  /// (PythonBackendNames index, -1 unknown); Peer: torch's version, major *
+  /// 100 + minor.
+  PythonCheck = 8,
 };
+
+enum class PythonCheckKind : int32_t {
+  SamplerEpochRepeated = 1, ///< Iterated twice with the same epoch.
+  NoTimeout = 2, ///< A process group created without an explicit timeout.
+};
+/// Backend codes of PythonCheck records.
+constexpr const char *PythonBackendNames[] = {"gloo", "nccl", "mpi", "ucc"};
 
 /// Why the live comparison reported a LiveMismatch.
 enum class MismatchKind : int32_t {
@@ -103,6 +116,43 @@ inline uint32_t frameModule(PackedFrame F) {
 }
 inline uint64_t frameOffset(PackedFrame F) {
   return F & ((uint64_t(1) << kFrameOffsetBits) - 1);
+}
+
+/// Python code has no loaded object: its frames name a pseudo-module
+/// "python:<how>:<function>:<file>" and carry the line as their offset.
+/// <how> is one PythonSiteKind letter.
+constexpr char kPythonModulePrefix[] = "python:";
+enum class PythonSiteKind : char {
+  Call = 'c',        ///< Issued by the Python call on this line.
+  Backward = 'b',    ///< Issued by LibTorch during backward() on this line.
+  OtherThread = 't', ///< Issued by a LibTorch thread while backward() ran.
+  Event = 'e',       ///< Where the startup hook saw a Python-level event.
+};
+struct PythonSiteName {
+  PythonSiteKind Kind = PythonSiteKind::Call;
+  const char *Function = nullptr; ///< Not terminated: FunctionLength.
+  unsigned FunctionLength = 0;
+  const char *File = nullptr; ///< Terminated.
+};
+/// Splits a pseudo-module path; false for real modules.
+inline bool parsePythonModule(const char *Path, PythonSiteName &Out) {
+  const unsigned PrefixLength = sizeof(kPythonModulePrefix) - 1;
+  for (unsigned I = 0; I < PrefixLength; ++I)
+    if (Path[I] != kPythonModulePrefix[I])
+      return false;
+  const char *P = Path + PrefixLength;
+  if (!P[0] || P[1] != ':')
+    return false;
+  Out.Kind = PythonSiteKind(P[0]);
+  Out.Function = P + 2;
+  const char *Colon = Out.Function;
+  while (*Colon && *Colon != ':')
+    ++Colon;
+  if (!*Colon)
+    return false;
+  Out.FunctionLength = unsigned(Colon - Out.Function);
+  Out.File = Colon + 1;
+  return true;
 }
 
 constexpr unsigned kRecordFrames = 3;
@@ -249,6 +299,12 @@ constexpr int32_t kMpiDerivedType = 0x40000000;
 extern const char *const MpiOpNames[];
 extern const unsigned NumMpiOpNames;
 constexpr int32_t kMpiUserOp = 100;
+
+/// c10::ScalarType names ("float32"), null beyond the table.
+const char *c10dScalarTypeName(int32_t Code);
+/// "shape [2, 3]" for an exact dlrtShapeCode (TorchAbi.h); false when the
+/// code is a hash.
+bool formatShapeCode(uint64_t Code, char *Buf, unsigned long Size);
 
 } // namespace rt
 } // namespace distlint

@@ -117,6 +117,19 @@ void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
       kill(V.Pid, Sig);
 }
 
+/// distlint-rt-python/ beside the preload library (its last path, after a
+/// sanitizer runtime), if it holds the startup hook.
+std::string pythonHookDir(const std::string &Preload) {
+  std::string Library = Preload.substr(Preload.rfind(':') + 1);
+  size_t Slash = Library.rfind('/');
+  std::string Dir = (Slash == std::string::npos ? std::string(".")
+                                                : Library.substr(0, Slash)) +
+                    "/distlint-rt-python";
+  struct stat St;
+  return stat((Dir + "/sitecustomize.py").c_str(), &St) == 0 ? absolutePath(Dir)
+                                                             : "";
+}
+
 [[noreturn]] void execRank(const LaunchOptions &O, int Rank, int Port,
                            const std::string &OutDir) {
   setpgid(0, 0);
@@ -137,6 +150,7 @@ void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
     Set("MASTER_PORT", std::to_string(Port));
   }
   Set("DISTLINT_RT_DIR", OutDir);
+  Set("DISTLINT_RT_LAUNCHED", "1"); // This launcher ends the job, not the rank.
   char RunId[32];
   std::snprintf(RunId, sizeof(RunId), "%016llx", (unsigned long long)O.RunId);
   Set("DISTLINT_RT_RUN_ID", RunId);
@@ -147,6 +161,14 @@ void endRankProcesses(const std::vector<RankView> &Views, int Sig) {
   const char *Old = std::getenv("LD_PRELOAD");
   Set("LD_PRELOAD",
       O.PreloadLibrary + (Old && *Old ? std::string(":") + Old : ""));
+  // The Python startup hook, first on PYTHONPATH (it runs the user's own
+  // sitecustomize after itself; programs that are not Python ignore it).
+  std::string Hook = pythonHookDir(O.PreloadLibrary);
+  if (!Hook.empty()) {
+    const char *OldPath = std::getenv("PYTHONPATH");
+    Set("PYTHONPATH",
+        Hook + (OldPath && *OldPath ? std::string(":") + OldPath : ""));
+  }
   if (!O.LogDir.empty()) {
     std::string Base = O.LogDir + "/rank" + std::to_string(Rank);
     int Out = open((Base + ".out").c_str(),

@@ -126,11 +126,8 @@ std::string dataTypeName(Api ApiId, int32_t Code) {
     return Code < 12 ? Names[Code] : "type" + std::to_string(Code);
   }
   if (ApiId == Api::C10d) { // c10::ScalarType
-    static const char *const Names[] = {
-        "uint8",   "int8",    "int16",     "int32",     "int64",      "float16",
-        "float32", "float64", "complex32", "complex64", "complex128", "bool",
-        "qint8",   "quint8",  "qint32",    "bfloat16"};
-    return Code < 16 ? Names[Code] : "scalar type " + std::to_string(Code);
+    const char *Name = c10dScalarTypeName(Code);
+    return Name ? Name : "scalar type " + std::to_string(Code);
   }
   if (ApiId == Api::Mpi) {
     if (Code & kMpiDerivedType)
@@ -188,13 +185,9 @@ std::string describeOp(const Record &R) {
   if (R.ApiId == Api::C10d && Transfer && R.Op != OpCode::C10dBarrier) {
     if (R.Tag > 1)
       Args.push_back(std::to_string(R.Tag) + " tensors");
-    if (!(R.Aux >> 63) && R.Tag > 0) { // Exact shape code (TorchAbi.h).
-      std::string Shape = "shape [";
-      for (uint64_t D = 0, N = R.Aux & 7; D < N; ++D)
-        Shape +=
-            (D ? ", " : "") + std::to_string((R.Aux >> (3 + 15 * D)) & 0x7fff);
-      Args.push_back(Shape + "]");
-    }
+    char Shape[128];
+    if (R.Tag > 0 && formatShapeCode(R.Aux, Shape, sizeof(Shape)))
+      Args.push_back(Shape);
   }
   if (isRooted(R.Op))
     Args.push_back("root=" + std::to_string(R.Peer));
@@ -248,7 +241,7 @@ bool Analysis::anyRankFailed() const {
 bool Analysis::clean() const {
   return Divergences.empty() && Hangs.empty() && P2P.empty() &&
          AsyncErrors.empty() && WatchdogAborts.empty() &&
-         LiveMismatches.empty() && !anyRankFailed();
+         LiveMismatches.empty() && PythonDefects.empty() && !anyRankFailed();
 }
 
 const CommSummary *Analysis::comm(uint64_t Id) const {
@@ -591,6 +584,8 @@ Analysis analyze(std::vector<RankTrace> Traces, const RunManifest *Manifest) {
         A.WatchdogAborts.push_back({int(T), &R});
       if (R.Kind == RecordKind::LiveMismatch)
         A.LiveMismatches.push_back({int(T), &R});
+      if (R.Kind == RecordKind::PythonCheck)
+        A.PythonDefects.push_back({int(T), &R});
       if (R.Kind != RecordKind::Hang)
         continue;
       H.Hangs.push_back(&R);

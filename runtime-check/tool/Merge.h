@@ -122,6 +122,8 @@ struct Analysis {
   std::vector<RankOp> WatchdogAborts;
   std::vector<RankOp>
       LiveMismatches; ///< What the watchdogs saw while the job ran.
+  /// Defects the Python startup hook recorded (PythonCheck records).
+  std::vector<RankOp> PythonDefects;
   std::vector<std::string> Notes;
 
   bool clean() const;

@@ -1,6 +1,7 @@
 //===- ReportWriter.cpp - distlint-rt report in text, JSON, SARIF
 //----------===//
 #include "ReportWriter.h"
+#include "PythonChecks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -308,8 +309,9 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
   std::map<std::pair<std::string, std::string>, std::map<int, uint64_t>> Syncs;
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const SyncCount &C : A.Traces[T].Syncs)
-      Syncs[{In.S.where(int(T), C.Site), opInfo(C.Op).Name}]
-           [A.rankOf(int(T))] += C.Count;
+      if (opInfo(C.Op).Category == OpCategory::DeviceSync) // Not backward().
+        Syncs[{In.S.where(int(T), C.Site), opInfo(C.Op).Name}]
+             [A.rankOf(int(T))] += C.Count;
   if (!Syncs.empty()) {
     OS << "host synchronizations (calls per call-site and rank):\n";
     for (const auto &[Site, PerRank] : Syncs) {
@@ -343,6 +345,8 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
     }
   }
 
+  writePythonChecksText(OS, A, In.S);
+
   for (const std::string &N : A.Notes)
     OS << "note: " << N << "\n";
 
@@ -363,6 +367,9 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
     What.push_back("asynchronous NCCL errors");
   if (A.anyRankFailed())
     What.push_back("a rank failed");
+  if (!A.PythonDefects.empty())
+    What.push_back(std::to_string(A.PythonDefects.size()) +
+                   " Python finding(s)");
   if (What.empty())
     What.push_back("the watchdog aborted a communicator");
   OS << joinList(What) << "\n";
@@ -373,6 +380,12 @@ void writeTextReport(std::ostream &OS, const ReportInput &In) {
 
 namespace {
 
+const char *pythonHowName(PythonSiteKind How) {
+  return How == PythonSiteKind::Backward      ? "backward"
+         : How == PythonSiteKind::OtherThread ? "backward-thread"
+                                              : "call";
+}
+
 json locationJson(const ReportInput &In, int Trace, const Record &R) {
   json J = json::object();
   SourceLoc L = In.S.primary(Trace, R);
@@ -382,6 +395,13 @@ json locationJson(const ReportInput &In, int Trace, const Record &R) {
     J["function"] = L.Function;
   } else {
     J["where"] = In.S.where(Trace, R);
+  }
+  PythonSiteKind How;
+  if (In.S.python(Trace, R.Frames[0], &How)) {
+    // The Python line, how it issued the call, and the native frame beside.
+    J["python"] = pythonHowName(How);
+    if (frameValid(R.Frames[1]))
+      J["native"] = In.S.where(Trace, R.Frames[1]);
   }
   return J;
 }
@@ -521,6 +541,8 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
   std::map<std::tuple<std::string, unsigned, std::string>,
            std::map<int, uint64_t>>
       Untracked;
+  using SiteKey = std::tuple<std::string, unsigned, std::string>;
+  std::map<SiteKey, std::set<std::string>> PythonHow; ///< How lines issued.
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const Record &R : A.Traces[T].Records) {
       if (R.Kind != RecordKind::Op && R.Kind != RecordKind::CommCreate)
@@ -529,6 +551,9 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
       auto Key = std::make_tuple(L.known() ? normalizePath(L.File)
                                            : In.S.where(int(T), R),
                                  L.Line, std::string(R.info().Name));
+      PythonSiteKind How;
+      if (In.S.python(int(T), R.Frames[0], &How))
+        PythonHow[Key].insert(pythonHowName(How));
       ++Sites[Key][A.rankOf(int(T))];
       if (R.has(StateUntracked) || R.has(StateCaptured))
         ++Untracked[Key][A.rankOf(int(T))];
@@ -540,15 +565,20 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
       Counts[std::to_string(Rank)] = N;
     for (const auto &[Rank, N] : Untracked[Key])
       NotWatched[std::to_string(Rank)] = N;
-    J["sites"].push_back({{"file", std::get<0>(Key)},
-                          {"line", std::get<1>(Key)},
-                          {"op", std::get<2>(Key)},
-                          {"counts", Counts},
-                          {"completion_not_observed", NotWatched}});
+    json X = {{"file", std::get<0>(Key)},
+              {"line", std::get<1>(Key)},
+              {"op", std::get<2>(Key)},
+              {"counts", Counts},
+              {"completion_not_observed", NotWatched}};
+    if (PythonHow.count(Key))
+      X["python"] = PythonHow[Key];
+    J["sites"].push_back(X);
   }
   J["syncs"] = json::array();
   for (size_t T = 0; T < A.Traces.size(); ++T)
     for (const SyncCount &C : A.Traces[T].Syncs) {
+      if (opInfo(C.Op).Category != OpCategory::DeviceSync)
+        continue; // backward() calls: the steps of python_checks.
       json X = {{"rank", A.rankOf(int(T))},
                 {"op", opInfo(C.Op).Name},
                 {"count", C.Count},
@@ -582,6 +612,7 @@ void writeJsonReport(std::ostream &OS, const ReportInput &In) {
     for (const RuntimeProblem &P : In.Join->RuntimeOnly)
       J["runtime_only"].push_back({{"kind", P.Kind}, {"summary", P.Summary}});
   }
+  J["python_checks"] = pythonChecksJson(A, In.S);
   J["notes"] = A.Notes;
   OS << J.dump(2) << "\n";
 }

@@ -49,8 +49,20 @@ Sites::Sites(const Analysis &An, Symbolizer &Sym) : A(An), S(Sym) {
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     const RankTrace &Tr = A.Traces[T];
     auto Add = [&](PackedFrame F) {
-      if (frameValid(F) && frameModule(F) < Tr.Modules.size())
-        Sym.add(Tr.Modules[frameModule(F)], frameOffset(F));
+      if (!frameValid(F) || frameModule(F) >= Tr.Modules.size())
+        return;
+      const std::string &Module = Tr.Modules[frameModule(F)];
+      PythonSiteName Py;
+      if (!parsePythonModule(Module.c_str(), Py)) {
+        Sym.add(Module, frameOffset(F));
+        return;
+      }
+      // A Python line: the trace says it all, no symbolizer needed.
+      SourceLoc L;
+      L.File = Py.File;
+      L.Line = unsigned(frameOffset(F));
+      L.Function.assign(Py.Function, Py.FunctionLength);
+      Sym.addResolved(Module, frameOffset(F), {L});
     };
     for (const Record &R : Tr.Records)
       for (PackedFrame F : R.Frames)
@@ -93,8 +105,30 @@ SourceLoc Sites::primary(int Trace, const Record &R) const {
   return SourceLoc();
 }
 
+bool Sites::python(int Trace, PackedFrame F, PythonSiteKind *Kind) const {
+  PythonSiteName Py;
+  if (!parsePythonModule(modulePath(Trace, F).c_str(), Py))
+    return false;
+  if (Kind)
+    *Kind = Py.Kind;
+  return true;
+}
+
 std::string Sites::where(int Trace, PackedFrame F) const {
   std::vector<SourceLoc> Chain = frame(Trace, F);
+  PythonSiteKind Kind;
+  if (!Chain.empty() && python(Trace, F, &Kind)) {
+    std::string S = displayPath(Chain.front().File) + ":" +
+                    std::to_string(Chain.front().Line) + " in " +
+                    Chain.front().Function;
+    if (Kind == PythonSiteKind::Backward)
+      return S + " (issued by LibTorch for the backward() there: DDP's "
+                 "gradient all-reduce)";
+    if (Kind == PythonSiteKind::OtherThread)
+      return S + " (issued by a LibTorch thread while the backward() there "
+                 "ran: DDP's gradient all-reduce)";
+    return S;
+  }
   if (!Chain.empty())
     return displayPath(Chain.front().File) + ":" + std::to_string(Chain.front().Line);
   const std::string &Module = modulePath(Trace, F);
@@ -107,6 +141,8 @@ std::string Sites::where(int Trace, PackedFrame F) const {
 
 std::string Sites::whereWithCaller(int Trace, const Record &R) const {
   std::string Here = where(Trace, R);
+  if (python(Trace, R.Frames[0]))
+    return Here; // The native frames below are the interpreter's.
   // The frame after the one where() used.
   bool Seen = false;
   for (PackedFrame F : R.Frames) {

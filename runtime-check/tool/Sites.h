@@ -33,6 +33,8 @@ public:
   /// The best source location of the call-site (unknown() when none).
   SourceLoc primary(int Trace, const Record &R) const;
   const std::string &modulePath(int Trace, PackedFrame F) const;
+  /// Is F a Python line (and how was it reached)?
+  bool python(int Trace, PackedFrame F, PythonSiteKind *Kind = nullptr) const;
 
 private:
   const Analysis &A;

@@ -1,0 +1,35 @@
+# The ranks agree on stopping: the local "done" flags are all-reduced (MIN),
+# so every rank leaves the loop at the same step.
+# expect: clean
+import datetime
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def main():
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    model = DDP(nn.Linear(8, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    scale = 0.001 if rank == 0 else 10.0
+    data, target = torch.randn(16, 8) * scale, torch.zeros(16, 1)
+    for step in range(6):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(model(data), target)
+        loss.backward()
+        opt.step()
+        done = torch.tensor([1.0 if float(loss) < 1.0 else 0.0])
+        dist.all_reduce(done, op=dist.ReduceOp.MIN)
+        if done.item() == 1.0:
+            break
+    steps = torch.tensor([float(step)])
+    dist.all_reduce(steps)
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()

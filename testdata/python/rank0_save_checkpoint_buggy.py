@@ -1,0 +1,39 @@
+# save_checkpoint gathers every rank's step counter before writing, but only
+# rank 0 calls it: its all-reduce meets rank 1's next gradient all-reduce.
+# expect: divergence
+import datetime
+import os
+import tempfile
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def save_checkpoint(model, step, path):
+    steps = torch.tensor([float(step)])
+    dist.all_reduce(steps, op=dist.ReduceOp.MAX)  # <- rank 0
+    torch.save({"model": model.state_dict(), "step": int(steps)}, path)
+
+
+def main():
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    model = DDP(nn.Linear(8, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    data, target = torch.randn(16, 8), torch.randn(16, 1)
+    path = os.path.join(tempfile.mkdtemp(), "ckpt.pt")
+    for step in range(6):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(model(data), target)
+        loss.backward()  # <- rank 1
+        opt.step()
+        if step == 2 and rank == 0:
+            save_checkpoint(model.module, step, path)
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
