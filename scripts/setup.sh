@@ -7,8 +7,8 @@ PKGS=(cmake ninja-build g++ clang-19 libclang-19-dev llvm-19-dev libclang-common
       lld  # links the LibTorch test programs (tests/torch) faster than ld.bfd
       redis-server nginx-light  # loopback servers of the result-cache tests (tests/speed)
       libomp-19-dev  # Clang's omp.h: OpenMP sources parse, and the packages ship it
-      dpkg-dev debootstrap
-      python3-torch)  # PyTorch 1.13 (Gloo, CPU) for /usr/bin/python3: the Python runtime tests (testdata/python)  # cpack -G DEB (dpkg-shlibdeps); the package test's Debian root
+      dpkg-dev debootstrap  # cpack -G DEB (dpkg-shlibdeps); the package test's Debian root
+      python3-torch)  # PyTorch 1.13 (Gloo, CPU) for /usr/bin/python3: the Python runtime tests (testdata/python)
 # DISTLINT_SETUP=analyzer: only what building the analyzer needs (CI jobs
 # that lint another project: docs/ci/github-actions.yml).
 if [ "${DISTLINT_SETUP:-}" = analyzer ]; then
