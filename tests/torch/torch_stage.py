@@ -249,11 +249,11 @@ def every_nth(programs, n):
 # The default run builds and runs every GLOO_EVERY-th program labelled
 # `// run: gloo` (both the Gloo proofs and runtime.torch.gloo take the same
 # ones); DISTLINT_HEAVY=1 runs them all.
-GLOO_EVERY = 3
+GLOO_EVERY = 4
 
 # The default run analyzes every HEADERS_113_EVERY-th program on the real
 # 1.13 headers; DISTLINT_HEAVY=1 all of them.
-HEADERS_113_EVERY = 2
+HEADERS_113_EVERY = 4
 
 
 def gloo_programs(filter_re=None):
