@@ -7,35 +7,12 @@ WORLD_SIZE come from distlint-rt run.
 """
 import ctypes
 import os
-import time
 
-
-class UniqueId(ctypes.Structure):
-    _fields_ = [("internal", ctypes.c_char * 128)]
-
-
-def exchange_id(nccl, rank, path):
-    uid = UniqueId()
-    if rank == 0:
-        nccl.ncclGetUniqueId(ctypes.byref(uid))
-        with open(path + ".tmp", "wb") as out:
-            out.write(bytes(uid))
-        os.rename(path + ".tmp", path)
-    else:
-        while not os.path.exists(path):
-            time.sleep(0.01)
-        with open(path, "rb") as src:
-            ctypes.memmove(ctypes.byref(uid), src.read(), ctypes.sizeof(uid))
-    return uid
+from nccl_standin import exchange_id, load_global
 
 
 def main():
-    lib = os.environ["DLRT_STANDIN_DIR"]
-    # Loaded globally and called through the global scope, as a program
-    # linked with them would: a preloaded definition comes first.
-    for name in ("libcudart.so.13", "libnccl.so.2"):
-        ctypes.CDLL(os.path.join(lib, name), mode=ctypes.RTLD_GLOBAL)
-    cudart = nccl = ctypes.CDLL(None)
+    cudart = nccl = load_global()
     rank, size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     uid = exchange_id(nccl, rank, os.environ["NCCL_ID_FILE"])
     comm, stream = ctypes.c_void_p(), ctypes.c_void_p()

@@ -10,33 +10,12 @@ Needs DLRT_STANDIN_DIR, DLRT_NATIVE_THREAD_LIB and NCCL_ID_FILE.
 import ctypes
 import os
 import sys
-import time
 
-
-class UniqueId(ctypes.Structure):
-    _fields_ = [("internal", ctypes.c_char * 128)]
-
-
-def exchange_id(nccl, rank, path):
-    uid = UniqueId()
-    if rank == 0:
-        nccl.ncclGetUniqueId(ctypes.byref(uid))
-        with open(path + ".tmp", "wb") as out:
-            out.write(bytes(uid))
-        os.rename(path + ".tmp", path)
-    else:
-        while not os.path.exists(path):
-            time.sleep(0.01)
-        with open(path, "rb") as src:
-            ctypes.memmove(ctypes.byref(uid), src.read(), ctypes.sizeof(uid))
-    return uid
+from nccl_standin import exchange_id, load_global
 
 
 def main():
-    lib = os.environ["DLRT_STANDIN_DIR"]
-    for name in ("libcudart.so.13", "libnccl.so.2"):
-        ctypes.CDLL(os.path.join(lib, name), mode=ctypes.RTLD_GLOBAL)
-    glob = ctypes.CDLL(None)
+    glob = load_global()
     helper = ctypes.CDLL(os.environ["DLRT_NATIVE_THREAD_LIB"])
     glob.dlrt_python_site.restype = ctypes.c_uint64
     glob.dlrt_python_site.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
