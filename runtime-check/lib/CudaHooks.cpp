@@ -1,4 +1,5 @@
-//===- CudaHooks.cpp - Host synchronizations of the CUDA runtime ------------===//
+//===- CudaHooks.cpp - Host synchronizations of the CUDA runtime
+//------------===//
 //
 // Intercepted when the program links the shared cudart: each call is counted
 // at its call-site (no ring record: syncs can be frequent) and watched while
@@ -6,7 +7,7 @@
 // operation shows up.
 //
 //===----------------------------------------------------------------------===//
-#include "Forward.h"
+#include "Intercept.h"
 #include "Runtime.h"
 
 #include <cstddef>
@@ -28,22 +29,23 @@ cudaError_t cudaMemcpy_ptds(void *, const void *, size_t, cudaMemcpyKind);
 
 namespace {
 
-const char *const CudartSonames[] = {"libcudart.so.13", "libcudart.so.12",
-                                     "libcudart.so.11.0", "libcudart.so", nullptr};
-constexpr cudaError_t kCudaErrorUnknown = 999;
+/// What the CUDA runtime hooks forward to (Intercept.h).
+struct CudaFamily {
+  static constexpr const char *Api = "CUDA runtime";
+  static constexpr const char *const Sonames[] = {
+      "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0", "libcudart.so",
+      nullptr};
+  static constexpr const char *RealPrefix = "";
+  static constexpr bool MustExist = false;
+  static cudaError_t missing(const char *Name) {
+    reportMissingReal(Api, Name);
+    return 999; // cudaErrorUnknown
+  }
+};
+using Family = CudaFamily;
 
-#define REAL_CUDA(Name)                                                        \
-  ([] {                                                                        \
-    static RealFunction<decltype(&::Name)> Fn;                                 \
-    return Fn.get(#Name, CudartSonames);                                       \
-  }())
-
-cudaError_t missing(const char *Name) {
-  reportMissingReal("CUDA runtime", Name);
-  return kCudaErrorUnknown;
-}
-
-template <class Call> cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&Real) {
+template <class Call>
+cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&Real) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -63,66 +65,40 @@ template <class Call> cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&
 
 } // namespace
 
-#define DLRT_HOOK extern "C" __attribute__((visibility("default"), noinline))
-
-DLRT_HOOK cudaError_t cudaDeviceSynchronize(void) {
-  auto Real = REAL_CUDA(cudaDeviceSynchronize);
-  if (!Real)
-    return missing("cudaDeviceSynchronize");
-  if (insideHook())
-    return Real();
-  return recordSync(__builtin_frame_address(0), OpCode::CudaDeviceSynchronize,
+INTERCEPTOR(cudaError_t, cudaDeviceSynchronize, void) {
+  HOOK_ENTER(cudaDeviceSynchronize);
+  return recordSync(HOOK_FRAME, OpCode::CudaDeviceSynchronize,
                     [&] { return Real(); });
 }
 
-DLRT_HOOK cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
-  auto Real = REAL_CUDA(cudaStreamSynchronize);
-  if (!Real)
-    return missing("cudaStreamSynchronize");
-  if (insideHook())
-    return Real(Stream);
-  return recordSync(__builtin_frame_address(0), OpCode::CudaStreamSynchronize,
+INTERCEPTOR(cudaError_t, cudaStreamSynchronize, cudaStream_t Stream) {
+  HOOK_ENTER(cudaStreamSynchronize, Stream);
+  return recordSync(HOOK_FRAME, OpCode::CudaStreamSynchronize,
                     [&] { return Real(Stream); });
 }
 
-DLRT_HOOK cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t Stream) {
-  auto Real = REAL_CUDA(cudaStreamSynchronize_ptsz);
-  if (!Real)
-    return missing("cudaStreamSynchronize_ptsz");
-  if (insideHook())
-    return Real(Stream);
-  return recordSync(__builtin_frame_address(0), OpCode::CudaStreamSynchronize,
+INTERCEPTOR(cudaError_t, cudaStreamSynchronize_ptsz, cudaStream_t Stream) {
+  HOOK_ENTER(cudaStreamSynchronize_ptsz, Stream);
+  return recordSync(HOOK_FRAME, OpCode::CudaStreamSynchronize,
                     [&] { return Real(Stream); });
 }
 
-DLRT_HOOK cudaError_t cudaEventSynchronize(cudaEvent_t Event) {
-  auto Real = REAL_CUDA(cudaEventSynchronize);
-  if (!Real)
-    return missing("cudaEventSynchronize");
-  if (insideHook())
-    return Real(Event);
-  return recordSync(__builtin_frame_address(0), OpCode::CudaEventSynchronize,
+INTERCEPTOR(cudaError_t, cudaEventSynchronize, cudaEvent_t Event) {
+  HOOK_ENTER(cudaEventSynchronize, Event);
+  return recordSync(HOOK_FRAME, OpCode::CudaEventSynchronize,
                     [&] { return Real(Event); });
 }
 
-DLRT_HOOK cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Bytes,
-                                 cudaMemcpyKind Kind) {
-  auto Real = REAL_CUDA(cudaMemcpy);
-  if (!Real)
-    return missing("cudaMemcpy");
-  if (insideHook())
-    return Real(Dst, Src, Bytes, Kind);
-  return recordSync(__builtin_frame_address(0), OpCode::CudaMemcpy,
+INTERCEPTOR(cudaError_t, cudaMemcpy, void *Dst, const void *Src, size_t Bytes,
+            cudaMemcpyKind Kind) {
+  HOOK_ENTER(cudaMemcpy, Dst, Src, Bytes, Kind);
+  return recordSync(HOOK_FRAME, OpCode::CudaMemcpy,
                     [&] { return Real(Dst, Src, Bytes, Kind); });
 }
 
-DLRT_HOOK cudaError_t cudaMemcpy_ptds(void *Dst, const void *Src, size_t Bytes,
-                                      cudaMemcpyKind Kind) {
-  auto Real = REAL_CUDA(cudaMemcpy_ptds);
-  if (!Real)
-    return missing("cudaMemcpy_ptds");
-  if (insideHook())
-    return Real(Dst, Src, Bytes, Kind);
-  return recordSync(__builtin_frame_address(0), OpCode::CudaMemcpy,
+INTERCEPTOR(cudaError_t, cudaMemcpy_ptds, void *Dst, const void *Src,
+            size_t Bytes, cudaMemcpyKind Kind) {
+  HOOK_ENTER(cudaMemcpy_ptds, Dst, Src, Bytes, Kind);
+  return recordSync(HOOK_FRAME, OpCode::CudaMemcpy,
                     [&] { return Real(Dst, Src, Bytes, Kind); });
 }

@@ -1,8 +1,10 @@
-//===- Forward.cpp - Find the real definition behind a hook ----------------===//
+//===- Forward.cpp - Find the real definition behind a hook
+//----------------===//
 #include "Forward.h"
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -11,7 +13,15 @@
 namespace distlint {
 namespace rt {
 
-void *findRealSymbol(const char *Name, const char *const *Sonames) {
+void *findRealSymbol(const char *Name, const char *const *Sonames,
+                     const char *Prefix) {
+  char Prefixed[256];
+  if (Prefix && *Prefix) {
+    if (size_t(snprintf(Prefixed, sizeof Prefixed, "%s%s", Prefix, Name)) >=
+        sizeof Prefixed)
+      return nullptr;
+    Name = Prefixed;
+  }
   if (void *P = dlsym(RTLD_NEXT, Name))
     return P;
   for (const char *const *S = Sonames; S && *S; ++S)
@@ -27,9 +37,10 @@ void reportMissingReal(const char *ApiName, const char *Name) {
   std::lock_guard<std::mutex> Lock(Mu);
   if (!Reported->insert(ApiName).second)
     return;
-  logLine("the program called %s, but no %s library defines it after the preload "
-          "library (is it loaded?); returning an error",
-          Name, ApiName);
+  logLine(
+      "the program called %s, but no %s library defines it after the preload "
+      "library (is it loaded?); returning an error",
+      Name, ApiName);
 }
 
 } // namespace rt

@@ -15,18 +15,22 @@
 namespace distlint {
 namespace rt {
 
-/// Resolves Name for a hook of the library known by Sonames (null-ended).
-void *findRealSymbol(const char *Name, const char *const *Sonames);
+/// Resolves Prefix + Name for a hook of the library known by Sonames
+/// (null-ended).
+void *findRealSymbol(const char *Name, const char *const *Sonames,
+                     const char *Prefix = "");
 /// Prints "<Api> call <Name> has no real definition ..." once per Api.
 void reportMissingReal(const char *ApiName, const char *Name);
 
 template <class Fn> struct RealFunction {
   std::atomic<void *> Ptr{nullptr};
-  Fn get(const char *Name, const char *const *Sonames) {
+  /// Prefix: the real symbol is Prefix + Name (PMPI_ for MPI_).
+  Fn get(const char *Name, const char *const *Sonames,
+         const char *Prefix = "") {
     void *P = Ptr.load(std::memory_order_relaxed);
     if (DLRT_LIKELY(P))
       return reinterpret_cast<Fn>(P);
-    P = findRealSymbol(Name, Sonames);
+    P = findRealSymbol(Name, Sonames, Prefix);
     if (P)
       Ptr.store(P, std::memory_order_relaxed);
     return reinterpret_cast<Fn>(P);

@@ -1,4 +1,5 @@
-//===- MpiHooks.cpp - MPI through the PMPI profiling interface --------------===//
+//===- MpiHooks.cpp - MPI through the PMPI profiling interface
+//--------------===//
 //
 // Each MPI_X hook records the call and forwards to PMPI_X, resolved at run
 // time so the library has no link-time MPI dependency (and never references
@@ -14,7 +15,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
-#include "Forward.h"
+#include "Intercept.h"
 #include "Runtime.h"
 
 #include <dlfcn.h>
@@ -27,23 +28,26 @@ using namespace distlint::rt;
 
 namespace {
 
-const char *const MpiSonames[] = {"libmpi.so.40", "libmpi.so.12", "libmpi.so", nullptr};
-constexpr int kMpiErrIntern = 16; // MPI_ERR_INTERN in Open MPI.
+constexpr int kMpiErrIntern = 16;              // MPI_ERR_INTERN in Open MPI.
 constexpr uint64_t kWorldId = 0x574f524c44ull; // "WORLD"
 constexpr uint64_t kSelfId = 0x53454c46ull;    // "SELF"
 /// How long MPI_Abort may take to end the job before this rank exits itself.
 constexpr unsigned kAbortGraceSeconds = 10;
 
-#define REAL_MPI(Name)                                                         \
-  ([] {                                                                        \
-    static RealFunction<decltype(&::Name)> Fn;                                 \
-    return Fn.get("P" #Name, MpiSonames);                                      \
-  }())
-
-int missing(const char *Name) {
-  reportMissingReal("MPI", Name);
-  return kMpiErrIntern;
-}
+/// What the MPI hooks forward to (Intercept.h): the profiling twin, so a
+/// library that wraps MPI itself (PMPI tools) still sees the calls.
+struct MpiFamily {
+  static constexpr const char *Api = "MPI";
+  static constexpr const char *const Sonames[] = {
+      "libmpi.so.40", "libmpi.so.12", "libmpi.so", nullptr};
+  static constexpr const char *RealPrefix = "P";
+  static constexpr bool MustExist = false;
+  static int missing(const char *Name) {
+    reportMissingReal(Api, Name);
+    return kMpiErrIntern;
+  }
+};
+using Family = MpiFamily;
 
 bool failed(int R) { return R != MPI_SUCCESS; }
 
@@ -51,7 +55,7 @@ bool failed(int R) { return R != MPI_SUCCESS; }
 void *predefined(const char *Symbol) {
   void *P = dlsym(RTLD_DEFAULT, Symbol);
   if (!P)
-    for (const char *const *S = MpiSonames; *S && !P; ++S)
+    for (const char *const *S = Family::Sonames; *S && !P; ++S)
       if (void *Lib = dlopen(*S, RTLD_NOLOAD | RTLD_LAZY))
         P = dlsym(Lib, Symbol);
   return P;
@@ -78,9 +82,9 @@ MPI_Request nullRequest() {
 void rankAndSize(MPI_Comm Comm, int &Rank, int &Size) {
   Rank = -1;
   Size = 0;
-  if (auto Real = REAL_MPI(MPI_Comm_rank))
+  if (auto Real = REAL(MPI_Comm_rank))
     Real(Comm, &Rank);
-  if (auto Real = REAL_MPI(MPI_Comm_size))
+  if (auto Real = REAL(MPI_Comm_size))
     Real(Comm, &Size);
 }
 
@@ -104,7 +108,8 @@ CommState *commState(MPI_Comm Comm) {
   return C;
 }
 
-// ---- Handle codes (cached per handle; handles are stable pointers) -------------
+// ---- Handle codes (cached per handle; handles are stable pointers)
+// -------------
 
 struct CodeCacheEntry {
   std::atomic<uintptr_t> Handle;
@@ -116,13 +121,13 @@ CodeCacheEntry TypeCodes[kCodeCache];
 int32_t computeTypeCode(MPI_Datatype Type) {
   char Name[MPI_MAX_OBJECT_NAME] = {0};
   int Len = 0;
-  if (auto Real = REAL_MPI(MPI_Type_get_name))
+  if (auto Real = REAL(MPI_Type_get_name))
     Real(Type, Name, &Len);
   for (unsigned I = 0; I < NumMpiTypeNames; ++I)
     if (std::strcmp(Name, MpiTypeNames[I]) == 0)
       return int32_t(I + 1);
   int Size = 0;
-  if (auto Real = REAL_MPI(MPI_Type_size))
+  if (auto Real = REAL(MPI_Type_size))
     Real(Type, &Size);
   return kMpiDerivedType | (Size & 0xffffff);
 }
@@ -145,7 +150,8 @@ int32_t typeCode(MPI_Datatype Type) {
         return Code;
       E.Code.store(Code, std::memory_order_relaxed);
       uintptr_t Expected = 0;
-      E.Handle.compare_exchange_strong(Expected, Key, std::memory_order_release);
+      E.Handle.compare_exchange_strong(Expected, Key,
+                                       std::memory_order_release);
       return Code;
     }
   }
@@ -154,11 +160,13 @@ int32_t typeCode(MPI_Datatype Type) {
 
 int32_t opCode(MPI_Op Op) {
   static const char *const Symbols[] = {
-      "ompi_mpi_op_sum",  "ompi_mpi_op_prod", "ompi_mpi_op_max",    "ompi_mpi_op_min",
-      "ompi_mpi_op_land", "ompi_mpi_op_band", "ompi_mpi_op_lor",    "ompi_mpi_op_bor",
-      "ompi_mpi_op_lxor", "ompi_mpi_op_bxor", "ompi_mpi_op_maxloc", "ompi_mpi_op_minloc",
+      "ompi_mpi_op_sum",     "ompi_mpi_op_prod",   "ompi_mpi_op_max",
+      "ompi_mpi_op_min",     "ompi_mpi_op_land",   "ompi_mpi_op_band",
+      "ompi_mpi_op_lor",     "ompi_mpi_op_bor",    "ompi_mpi_op_lxor",
+      "ompi_mpi_op_bxor",    "ompi_mpi_op_maxloc", "ompi_mpi_op_minloc",
       "ompi_mpi_op_replace", "ompi_mpi_op_no_op"};
-  static_assert(sizeof(Symbols) / sizeof(Symbols[0]) == 14, "matches MpiOpNames");
+  static_assert(sizeof(Symbols) / sizeof(Symbols[0]) == 14,
+                "matches MpiOpNames");
   static void *Handles[14];
   static std::atomic<int> Ready{0};
   if (!Ready.load(std::memory_order_acquire)) {
@@ -172,7 +180,8 @@ int32_t opCode(MPI_Op Op) {
   return kMpiUserOp;
 }
 
-// ---- Requests -> records ------------------------------------------------------------
+// ---- Requests -> records
+// ------------------------------------------------------------
 
 constexpr unsigned kRequestSlots = 8192;
 constexpr uintptr_t kTombstone = 1;
@@ -243,7 +252,8 @@ bool peekRequest(uintptr_t Key, uint64_t &Slot) {
   return false;
 }
 
-// ---- Recording ----------------------------------------------------------------------------
+// ---- Recording
+// ----------------------------------------------------------------------------
 
 struct MpiCall {
   OpCode Op;
@@ -257,12 +267,12 @@ struct MpiCall {
   int64_t Aux; ///< Sendrecv: source rank.
 };
 
-MpiCall call(OpCode Op, MPI_Comm Comm, int Count = 0, MPI_Datatype Type = nullptr,
-             int Peer = kNoPeer) {
+MpiCall call(OpCode Op, MPI_Comm Comm, int Count = 0,
+             MPI_Datatype Type = nullptr, int Peer = kNoPeer) {
   return MpiCall{Op, Comm, Count, Type, nullptr, false, Peer, 0, 0};
 }
-MpiCall reduction(OpCode Op, MPI_Comm Comm, int Count, MPI_Datatype Type, MPI_Op RedOp,
-                  int Root = kNoPeer) {
+MpiCall reduction(OpCode Op, MPI_Comm Comm, int Count, MPI_Datatype Type,
+                  MPI_Op RedOp, int Root = kNoPeer) {
   return MpiCall{Op, Comm, Count, Type, RedOp, true, Root, 0, 0};
 }
 
@@ -286,8 +296,7 @@ OpDesc describe(const MpiCall &A) {
   if (Cat == OpCategory::Collective || Cat == OpCategory::CommCreate) {
     D.Seq = C->CollSeq.load(std::memory_order_relaxed) + 1;
     C->CollSeq.store(D.Seq, std::memory_order_relaxed);
-  }
-  else if ((Cat == OpCategory::Send || Cat == OpCategory::SendRecv) && PeerOk)
+  } else if ((Cat == OpCategory::Send || Cat == OpCategory::SendRecv) && PeerOk)
     D.Seq = C->SendSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
   else if (Cat == OpCategory::Recv && PeerOk)
     D.Seq = C->RecvSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
@@ -297,7 +306,8 @@ OpDesc describe(const MpiCall &A) {
 }
 
 /// A blocking MPI call: watched until it returns.
-template <class Call> int recordBlocking(void *HookFrame, const MpiCall &A, Call &&Real) {
+template <class Call>
+int recordBlocking(void *HookFrame, const MpiCall &A, Call &&Real) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -313,7 +323,8 @@ template <class Call> int recordBlocking(void *HookFrame, const MpiCall &A, Call
 
 /// A non-blocking MPI call: complete when its request is.
 template <class Call>
-int recordNonBlocking(void *HookFrame, const MpiCall &A, MPI_Request *Request, Call &&Real) {
+int recordNonBlocking(void *HookFrame, const MpiCall &A, MPI_Request *Request,
+                      Call &&Real) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -332,8 +343,9 @@ int recordNonBlocking(void *HookFrame, const MpiCall &A, MPI_Request *Request, C
 /// MPI_Wait*: a blocking record pointing at the first request's operation;
 /// the operations of completed requests are marked complete.
 template <class Call>
-int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs, Call &&Real,
-               const int *FlagOut = nullptr, const int *IndexOut = nullptr) {
+int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs,
+               Call &&Real, const int *FlagOut = nullptr,
+               const int *IndexOut = nullptr) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -343,7 +355,8 @@ int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs, C
   int Watched = Count < kMaxWatched ? Count : kMaxWatched;
   for (int I = 0; I < Watched; ++I)
     Keys[I] = Reqs ? uintptr_t(Reqs[I]) : 0;
-  bool Blocking = Op == OpCode::MpiWait || Op == OpCode::MpiWaitall || Op == OpCode::MpiWaitany;
+  bool Blocking = Op == OpCode::MpiWait || Op == OpCode::MpiWaitall ||
+                  Op == OpCode::MpiWaitany;
   OpHandle H;
   if (Blocking) {
     CallSite Site;
@@ -370,7 +383,8 @@ int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs, C
     return R;
   uint64_t Slot;
   if (Op == OpCode::MpiWaitany) {
-    if (IndexOut && *IndexOut >= 0 && *IndexOut < Watched && takeRequest(Keys[*IndexOut], Slot))
+    if (IndexOut && *IndexOut >= 0 && *IndexOut < Watched &&
+        takeRequest(Keys[*IndexOut], Slot))
       markCompleted(*T, Slot);
     return R;
   }
@@ -400,11 +414,13 @@ void abortMpi(CommState *C) {
   pthread_attr_setdetachstate(&Attr, PTHREAD_CREATE_DETACHED);
   pthread_create(&Timer, &Attr, exitAfterAbortGrace, nullptr);
   pthread_attr_destroy(&Attr);
-  if (auto Real = REAL_MPI(MPI_Abort))
+  if (auto Real = REAL(MPI_Abort))
     Real(reinterpret_cast<MPI_Comm>(C->Handle.load()), 1);
 }
 
-__attribute__((constructor)) void registerMpiAbort() { setAbortHandler(Api::Mpi, abortMpi); }
+__attribute__((constructor)) void registerMpiAbort() {
+  setAbortHandler(Api::Mpi, abortMpi);
+}
 
 void afterInit(int R, void *HookFrame) {
   if (failed(R) || insideHook())
@@ -416,7 +432,8 @@ void afterInit(int R, void *HookFrame) {
   rankAndSize(worldComm(), Rank, Size);
   setGlobalRank(Rank, Size);
   if (!findComm(Api::Mpi, uintptr_t(worldComm()))) {
-    CommState *C = addComm(Api::Mpi, uintptr_t(worldComm()), kWorldId, Rank, Size);
+    CommState *C =
+        addComm(Api::Mpi, uintptr_t(worldComm()), kWorldId, Rank, Size);
     recordCommCreate(C, OpCode::MpiInit, 0, 0, Site, R);
   }
 }
@@ -424,8 +441,8 @@ void afterInit(int R, void *HookFrame) {
 /// Derived communicators: a collective over the parent, then registration
 /// with an id all members compute alike.
 template <class Call>
-int recordDerive(void *HookFrame, OpCode Op, MPI_Comm Parent, int Color, MPI_Comm *NewComm,
-                 Call &&Real) {
+int recordDerive(void *HookFrame, OpCode Op, MPI_Comm Parent, int Color,
+                 MPI_Comm *NewComm, Call &&Real) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -445,7 +462,8 @@ int recordDerive(void *HookFrame, OpCode Op, MPI_Comm Parent, int Color, MPI_Com
     int Rank, Size;
     rankAndSize(*NewComm, Rank, Size);
     uint64_t ParentId = P ? P->Id : 0;
-    uint64_t Id = hashMix(hashMix(ParentId, Ordinal), uint64_t(uint32_t(Color)));
+    uint64_t Id =
+        hashMix(hashMix(ParentId, Ordinal), uint64_t(uint32_t(Color)));
     CommState *C = addComm(Api::Mpi, uintptr_t(*NewComm), Id, Rank, Size);
     recordCommCreate(C, Op, ParentId, Color, Site, R);
   }
@@ -454,56 +472,47 @@ int recordDerive(void *HookFrame, OpCode Op, MPI_Comm Parent, int Color, MPI_Com
 
 } // namespace
 
-#define DLRT_HOOK extern "C" __attribute__((visibility("default"), noinline))
-#define FRAME __builtin_frame_address(0)
-#define FORWARD_IF_NESTED(Real, ...)                                           \
-  if (!Real)                                                                   \
-    return missing(__func__);                                                  \
-  if (insideHook())                                                            \
-    return Real(__VA_ARGS__);
+// ---- Life cycle
+// -------------------------------------------------------------------------------
 
-// ---- Life cycle -------------------------------------------------------------------------------
-
-DLRT_HOOK int MPI_Init(int *Argc, char ***Argv) {
-  auto Real = REAL_MPI(MPI_Init);
-  FORWARD_IF_NESTED(Real, Argc, Argv)
+INTERCEPTOR(int, MPI_Init, int *Argc, char ***Argv) {
+  HOOK_ENTER(MPI_Init, Argc, Argv);
   int R;
   {
     HookScope Guard;
     R = Real(Argc, Argv);
   }
   ErrnoKeeper Keep;
-  afterInit(R, FRAME);
+  afterInit(R, HOOK_FRAME);
   return R;
 }
 
-DLRT_HOOK int MPI_Init_thread(int *Argc, char ***Argv, int Required, int *Provided) {
-  auto Real = REAL_MPI(MPI_Init_thread);
-  FORWARD_IF_NESTED(Real, Argc, Argv, Required, Provided)
+INTERCEPTOR(int, MPI_Init_thread, int *Argc, char ***Argv, int Required,
+            int *Provided) {
+  HOOK_ENTER(MPI_Init_thread, Argc, Argv, Required, Provided);
   int R;
   {
     HookScope Guard;
     R = Real(Argc, Argv, Required, Provided);
   }
   ErrnoKeeper Keep;
-  afterInit(R, FRAME);
+  afterInit(R, HOOK_FRAME);
   return R;
 }
 
-DLRT_HOOK int MPI_Finalize(void) {
-  auto Real = REAL_MPI(MPI_Finalize);
-  FORWARD_IF_NESTED(Real)
+INTERCEPTOR(int, MPI_Finalize, void) {
+  HOOK_ENTER(MPI_Finalize);
   // Finalize synchronizes the job in practice: watch it like a collective.
-  return recordBlocking(FRAME, call(OpCode::MpiFinalize, nullptr), [&] { return Real(); });
+  return recordBlocking(HOOK_FRAME, call(OpCode::MpiFinalize, nullptr),
+                        [&] { return Real(); });
 }
 
-DLRT_HOOK int MPI_Abort(MPI_Comm Comm, int Code) {
-  auto Real = REAL_MPI(MPI_Abort);
-  FORWARD_IF_NESTED(Real, Comm, Code)
+INTERCEPTOR(int, MPI_Abort, MPI_Comm Comm, int Code) {
+  HOOK_ENTER(MPI_Abort, Comm, Code);
   if (TraceWriter *T = trace()) {
     HookScope Guard;
     CallSite Site;
-    captureCallSite(FRAME, Site);
+    captureCallSite(HOOK_FRAME, Site);
     MpiCall A = call(OpCode::MpiAbort, Comm);
     A.Tag = Code;
     OpDesc D = describe(A);
@@ -513,367 +522,395 @@ DLRT_HOOK int MPI_Abort(MPI_Comm Comm, int Code) {
   return Real(Comm, Code);
 }
 
-// ---- Collectives -------------------------------------------------------------------------------
+// ---- Collectives
+// -------------------------------------------------------------------------------
 
-DLRT_HOOK int MPI_Barrier(MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Barrier);
-  FORWARD_IF_NESTED(Real, Comm)
-  return recordBlocking(FRAME, call(OpCode::MpiBarrier, Comm), [&] { return Real(Comm); });
+INTERCEPTOR(int, MPI_Barrier, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Barrier, Comm);
+  return recordBlocking(HOOK_FRAME, call(OpCode::MpiBarrier, Comm),
+                        [&] { return Real(Comm); });
 }
 
-DLRT_HOOK int MPI_Bcast(void *Buf, int Count, MPI_Datatype Type, int Root, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Bcast);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Root, Comm)
-  return recordBlocking(FRAME, call(OpCode::MpiBcast, Comm, Count, Type, Root),
+INTERCEPTOR(int, MPI_Bcast, void *Buf, int Count, MPI_Datatype Type, int Root,
+            MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Bcast, Buf, Count, Type, Root, Comm);
+  return recordBlocking(HOOK_FRAME,
+                        call(OpCode::MpiBcast, Comm, Count, Type, Root),
                         [&] { return Real(Buf, Count, Type, Root, Comm); });
 }
 
-DLRT_HOOK int MPI_Reduce(const void *Send, void *Recv, int Count, MPI_Datatype Type,
-                         MPI_Op Op, int Root, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Reduce);
-  FORWARD_IF_NESTED(Real, Send, Recv, Count, Type, Op, Root, Comm)
-  return recordBlocking(FRAME, reduction(OpCode::MpiReduce, Comm, Count, Type, Op, Root),
-                        [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm); });
-}
-
-DLRT_HOOK int MPI_Allreduce(const void *Send, void *Recv, int Count, MPI_Datatype Type,
-                            MPI_Op Op, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Allreduce);
-  FORWARD_IF_NESTED(Real, Send, Recv, Count, Type, Op, Comm)
-  return recordBlocking(FRAME, reduction(OpCode::MpiAllreduce, Comm, Count, Type, Op),
-                        [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
-}
-
-DLRT_HOOK int MPI_Gather(const void *Send, int SendCount, MPI_Datatype SendType, void *Recv,
-                         int RecvCount, MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Gather);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCount, RecvType, Root, Comm)
+INTERCEPTOR(int, MPI_Reduce, const void *Send, void *Recv, int Count,
+            MPI_Datatype Type, MPI_Op Op, int Root, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Reduce, Send, Recv, Count, Type, Op, Root, Comm);
   return recordBlocking(
-      FRAME, call(OpCode::MpiGather, Comm, SendCount, SendType, Root),
-      [&] { return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Root, Comm); });
+      HOOK_FRAME, reduction(OpCode::MpiReduce, Comm, Count, Type, Op, Root),
+      [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm); });
 }
 
-DLRT_HOOK int MPI_Gatherv(const void *Send, int SendCount, MPI_Datatype SendType, void *Recv,
-                          const int RecvCounts[], const int Displs[], MPI_Datatype RecvType,
-                          int Root, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Gatherv);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCounts, Displs, RecvType,
-                    Root, Comm)
+INTERCEPTOR(int, MPI_Allreduce, const void *Send, void *Recv, int Count,
+            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Allreduce, Send, Recv, Count, Type, Op, Comm);
+  return recordBlocking(
+      HOOK_FRAME, reduction(OpCode::MpiAllreduce, Comm, Count, Type, Op),
+      [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
+}
+
+INTERCEPTOR(int, MPI_Gather, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, int RecvCount,
+            MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Gather, Send, SendCount, SendType, Recv, RecvCount, RecvType,
+             Root, Comm);
+  return recordBlocking(
+      HOOK_FRAME, call(OpCode::MpiGather, Comm, SendCount, SendType, Root),
+      [&] {
+        return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Root,
+                    Comm);
+      });
+}
+
+INTERCEPTOR(int, MPI_Gatherv, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, const int RecvCounts[],
+            const int Displs[], MPI_Datatype RecvType, int Root,
+            MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Gatherv, Send, SendCount, SendType, Recv, RecvCounts, Displs,
+             RecvType, Root, Comm);
   // Counts legitimately differ per rank in v-variants: not part of the
   // fingerprint (recorded as 0).
-  return recordBlocking(FRAME, call(OpCode::MpiGatherv, Comm, 0, SendType, Root), [&] {
-    return Real(Send, SendCount, SendType, Recv, RecvCounts, Displs, RecvType, Root, Comm);
-  });
+  return recordBlocking(HOOK_FRAME,
+                        call(OpCode::MpiGatherv, Comm, 0, SendType, Root), [&] {
+                          return Real(Send, SendCount, SendType, Recv,
+                                      RecvCounts, Displs, RecvType, Root, Comm);
+                        });
 }
 
-DLRT_HOOK int MPI_Scatter(const void *Send, int SendCount, MPI_Datatype SendType, void *Recv,
-                          int RecvCount, MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Scatter);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCount, RecvType, Root, Comm)
+INTERCEPTOR(int, MPI_Scatter, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, int RecvCount,
+            MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Scatter, Send, SendCount, SendType, Recv, RecvCount, RecvType,
+             Root, Comm);
   return recordBlocking(
-      FRAME, call(OpCode::MpiScatter, Comm, RecvCount, RecvType, Root),
-      [&] { return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Root, Comm); });
+      HOOK_FRAME, call(OpCode::MpiScatter, Comm, RecvCount, RecvType, Root),
+      [&] {
+        return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Root,
+                    Comm);
+      });
 }
 
-DLRT_HOOK int MPI_Scatterv(const void *Send, const int SendCounts[], const int Displs[],
-                           MPI_Datatype SendType, void *Recv, int RecvCount,
-                           MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Scatterv);
-  FORWARD_IF_NESTED(Real, Send, SendCounts, Displs, SendType, Recv, RecvCount, RecvType,
-                    Root, Comm)
-  return recordBlocking(FRAME, call(OpCode::MpiScatterv, Comm, 0, RecvType, Root), [&] {
-    return Real(Send, SendCounts, Displs, SendType, Recv, RecvCount, RecvType, Root, Comm);
-  });
-}
-
-DLRT_HOOK int MPI_Allgather(const void *Send, int SendCount, MPI_Datatype SendType, void *Recv,
-                            int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Allgather);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm)
+INTERCEPTOR(int, MPI_Scatterv, const void *Send, const int SendCounts[],
+            const int Displs[], MPI_Datatype SendType, void *Recv,
+            int RecvCount, MPI_Datatype RecvType, int Root, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Scatterv, Send, SendCounts, Displs, SendType, Recv, RecvCount,
+             RecvType, Root, Comm);
   return recordBlocking(
-      FRAME, call(OpCode::MpiAllgather, Comm, RecvCount, RecvType),
-      [&] { return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm); });
+      HOOK_FRAME, call(OpCode::MpiScatterv, Comm, 0, RecvType, Root), [&] {
+        return Real(Send, SendCounts, Displs, SendType, Recv, RecvCount,
+                    RecvType, Root, Comm);
+      });
 }
 
-DLRT_HOOK int MPI_Allgatherv(const void *Send, int SendCount, MPI_Datatype SendType,
-                             void *Recv, const int RecvCounts[], const int Displs[],
-                             MPI_Datatype RecvType, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Allgatherv);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCounts, Displs, RecvType, Comm)
-  return recordBlocking(FRAME, call(OpCode::MpiAllgatherv, Comm, 0, RecvType), [&] {
-    return Real(Send, SendCount, SendType, Recv, RecvCounts, Displs, RecvType, Comm);
-  });
-}
-
-DLRT_HOOK int MPI_Alltoall(const void *Send, int SendCount, MPI_Datatype SendType, void *Recv,
-                           int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Alltoall);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm)
+INTERCEPTOR(int, MPI_Allgather, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, int RecvCount,
+            MPI_Datatype RecvType, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Allgather, Send, SendCount, SendType, Recv, RecvCount,
+             RecvType, Comm);
   return recordBlocking(
-      FRAME, call(OpCode::MpiAlltoall, Comm, SendCount, SendType),
-      [&] { return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm); });
+      HOOK_FRAME, call(OpCode::MpiAllgather, Comm, RecvCount, RecvType), [&] {
+        return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm);
+      });
 }
 
-DLRT_HOOK int MPI_Alltoallv(const void *Send, const int SendCounts[], const int SendDispls[],
-                            MPI_Datatype SendType, void *Recv, const int RecvCounts[],
-                            const int RecvDispls[], MPI_Datatype RecvType, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Alltoallv);
-  FORWARD_IF_NESTED(Real, Send, SendCounts, SendDispls, SendType, Recv, RecvCounts,
-                    RecvDispls, RecvType, Comm)
-  return recordBlocking(FRAME, call(OpCode::MpiAlltoallv, Comm, 0, SendType), [&] {
-    return Real(Send, SendCounts, SendDispls, SendType, Recv, RecvCounts, RecvDispls,
-                RecvType, Comm);
-  });
+INTERCEPTOR(int, MPI_Allgatherv, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, const int RecvCounts[],
+            const int Displs[], MPI_Datatype RecvType, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Allgatherv, Send, SendCount, SendType, Recv, RecvCounts,
+             Displs, RecvType, Comm);
+  return recordBlocking(HOOK_FRAME,
+                        call(OpCode::MpiAllgatherv, Comm, 0, RecvType), [&] {
+                          return Real(Send, SendCount, SendType, Recv,
+                                      RecvCounts, Displs, RecvType, Comm);
+                        });
 }
 
-DLRT_HOOK int MPI_Reduce_scatter(const void *Send, void *Recv, const int RecvCounts[],
-                                 MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Reduce_scatter);
-  FORWARD_IF_NESTED(Real, Send, Recv, RecvCounts, Type, Op, Comm)
-  return recordBlocking(FRAME, reduction(OpCode::MpiReduceScatter, Comm, 0, Type, Op),
-                        [&] { return Real(Send, Recv, RecvCounts, Type, Op, Comm); });
-}
-
-DLRT_HOOK int MPI_Reduce_scatter_block(const void *Send, void *Recv, int RecvCount,
-                                       MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Reduce_scatter_block);
-  FORWARD_IF_NESTED(Real, Send, Recv, RecvCount, Type, Op, Comm)
+INTERCEPTOR(int, MPI_Alltoall, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, int RecvCount,
+            MPI_Datatype RecvType, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Alltoall, Send, SendCount, SendType, Recv, RecvCount, RecvType,
+             Comm);
   return recordBlocking(
-      FRAME, reduction(OpCode::MpiReduceScatterBlock, Comm, RecvCount, Type, Op),
+      HOOK_FRAME, call(OpCode::MpiAlltoall, Comm, SendCount, SendType), [&] {
+        return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm);
+      });
+}
+
+INTERCEPTOR(int, MPI_Alltoallv, const void *Send, const int SendCounts[],
+            const int SendDispls[], MPI_Datatype SendType, void *Recv,
+            const int RecvCounts[], const int RecvDispls[],
+            MPI_Datatype RecvType, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Alltoallv, Send, SendCounts, SendDispls, SendType, Recv,
+             RecvCounts, RecvDispls, RecvType, Comm);
+  return recordBlocking(
+      HOOK_FRAME, call(OpCode::MpiAlltoallv, Comm, 0, SendType), [&] {
+        return Real(Send, SendCounts, SendDispls, SendType, Recv, RecvCounts,
+                    RecvDispls, RecvType, Comm);
+      });
+}
+
+INTERCEPTOR(int, MPI_Reduce_scatter, const void *Send, void *Recv,
+            const int RecvCounts[], MPI_Datatype Type, MPI_Op Op,
+            MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Reduce_scatter, Send, Recv, RecvCounts, Type, Op, Comm);
+  return recordBlocking(
+      HOOK_FRAME, reduction(OpCode::MpiReduceScatter, Comm, 0, Type, Op),
+      [&] { return Real(Send, Recv, RecvCounts, Type, Op, Comm); });
+}
+
+INTERCEPTOR(int, MPI_Reduce_scatter_block, const void *Send, void *Recv,
+            int RecvCount, MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Reduce_scatter_block, Send, Recv, RecvCount, Type, Op, Comm);
+  return recordBlocking(
+      HOOK_FRAME,
+      reduction(OpCode::MpiReduceScatterBlock, Comm, RecvCount, Type, Op),
       [&] { return Real(Send, Recv, RecvCount, Type, Op, Comm); });
 }
 
-DLRT_HOOK int MPI_Scan(const void *Send, void *Recv, int Count, MPI_Datatype Type, MPI_Op Op,
-                       MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Scan);
-  FORWARD_IF_NESTED(Real, Send, Recv, Count, Type, Op, Comm)
-  return recordBlocking(FRAME, reduction(OpCode::MpiScan, Comm, Count, Type, Op),
-                        [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
+INTERCEPTOR(int, MPI_Scan, const void *Send, void *Recv, int Count,
+            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Scan, Send, Recv, Count, Type, Op, Comm);
+  return recordBlocking(
+      HOOK_FRAME, reduction(OpCode::MpiScan, Comm, Count, Type, Op),
+      [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
 }
 
-DLRT_HOOK int MPI_Exscan(const void *Send, void *Recv, int Count, MPI_Datatype Type,
-                         MPI_Op Op, MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Exscan);
-  FORWARD_IF_NESTED(Real, Send, Recv, Count, Type, Op, Comm)
-  return recordBlocking(FRAME, reduction(OpCode::MpiExscan, Comm, Count, Type, Op),
-                        [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
+INTERCEPTOR(int, MPI_Exscan, const void *Send, void *Recv, int Count,
+            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Exscan, Send, Recv, Count, Type, Op, Comm);
+  return recordBlocking(
+      HOOK_FRAME, reduction(OpCode::MpiExscan, Comm, Count, Type, Op),
+      [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
 }
 
-DLRT_HOOK int MPI_Ibarrier(MPI_Comm Comm, MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Ibarrier);
-  FORWARD_IF_NESTED(Real, Comm, Request)
-  return recordNonBlocking(FRAME, call(OpCode::MpiIbarrier, Comm), Request,
+INTERCEPTOR(int, MPI_Ibarrier, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Ibarrier, Comm, Request);
+  return recordNonBlocking(HOOK_FRAME, call(OpCode::MpiIbarrier, Comm), Request,
                            [&] { return Real(Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Ibcast(void *Buf, int Count, MPI_Datatype Type, int Root, MPI_Comm Comm,
-                         MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Ibcast);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Root, Comm, Request)
-  return recordNonBlocking(FRAME, call(OpCode::MpiIbcast, Comm, Count, Type, Root), Request,
-                           [&] { return Real(Buf, Count, Type, Root, Comm, Request); });
+INTERCEPTOR(int, MPI_Ibcast, void *Buf, int Count, MPI_Datatype Type, int Root,
+            MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Ibcast, Buf, Count, Type, Root, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, call(OpCode::MpiIbcast, Comm, Count, Type, Root), Request,
+      [&] { return Real(Buf, Count, Type, Root, Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Ireduce(const void *Send, void *Recv, int Count, MPI_Datatype Type,
-                          MPI_Op Op, int Root, MPI_Comm Comm, MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Ireduce);
-  FORWARD_IF_NESTED(Real, Send, Recv, Count, Type, Op, Root, Comm, Request)
+INTERCEPTOR(int, MPI_Ireduce, const void *Send, void *Recv, int Count,
+            MPI_Datatype Type, MPI_Op Op, int Root, MPI_Comm Comm,
+            MPI_Request *Request) {
+  HOOK_ENTER(MPI_Ireduce, Send, Recv, Count, Type, Op, Root, Comm, Request);
   return recordNonBlocking(
-      FRAME, reduction(OpCode::MpiIreduce, Comm, Count, Type, Op, Root), Request,
+      HOOK_FRAME, reduction(OpCode::MpiIreduce, Comm, Count, Type, Op, Root),
+      Request,
       [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Iallreduce(const void *Send, void *Recv, int Count, MPI_Datatype Type,
-                             MPI_Op Op, MPI_Comm Comm, MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Iallreduce);
-  FORWARD_IF_NESTED(Real, Send, Recv, Count, Type, Op, Comm, Request)
-  return recordNonBlocking(FRAME, reduction(OpCode::MpiIallreduce, Comm, Count, Type, Op),
-                           Request,
-                           [&] { return Real(Send, Recv, Count, Type, Op, Comm, Request); });
+INTERCEPTOR(int, MPI_Iallreduce, const void *Send, void *Recv, int Count,
+            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Iallreduce, Send, Recv, Count, Type, Op, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, reduction(OpCode::MpiIallreduce, Comm, Count, Type, Op),
+      Request,
+      [&] { return Real(Send, Recv, Count, Type, Op, Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Iallgather(const void *Send, int SendCount, MPI_Datatype SendType,
-                             void *Recv, int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm,
-                             MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Iallgather);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm, Request)
-  return recordNonBlocking(FRAME, call(OpCode::MpiIallgather, Comm, RecvCount, RecvType),
-                           Request, [&] {
-                             return Real(Send, SendCount, SendType, Recv, RecvCount,
-                                         RecvType, Comm, Request);
-                           });
+INTERCEPTOR(int, MPI_Iallgather, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, int RecvCount,
+            MPI_Datatype RecvType, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Iallgather, Send, SendCount, SendType, Recv, RecvCount,
+             RecvType, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, call(OpCode::MpiIallgather, Comm, RecvCount, RecvType),
+      Request, [&] {
+        return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm,
+                    Request);
+      });
 }
 
-DLRT_HOOK int MPI_Ialltoall(const void *Send, int SendCount, MPI_Datatype SendType, void *Recv,
-                            int RecvCount, MPI_Datatype RecvType, MPI_Comm Comm,
-                            MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Ialltoall);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm, Request)
-  return recordNonBlocking(FRAME, call(OpCode::MpiIalltoall, Comm, SendCount, SendType),
-                           Request, [&] {
-                             return Real(Send, SendCount, SendType, Recv, RecvCount,
-                                         RecvType, Comm, Request);
-                           });
+INTERCEPTOR(int, MPI_Ialltoall, const void *Send, int SendCount,
+            MPI_Datatype SendType, void *Recv, int RecvCount,
+            MPI_Datatype RecvType, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Ialltoall, Send, SendCount, SendType, Recv, RecvCount,
+             RecvType, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, call(OpCode::MpiIalltoall, Comm, SendCount, SendType),
+      Request, [&] {
+        return Real(Send, SendCount, SendType, Recv, RecvCount, RecvType, Comm,
+                    Request);
+      });
 }
 
-// ---- Point-to-point -------------------------------------------------------------------------------
+// ---- Point-to-point
+// -------------------------------------------------------------------------------
 
 namespace {
-MpiCall p2p(OpCode Op, MPI_Comm Comm, int Count, MPI_Datatype Type, int Peer, int Tag) {
+MpiCall p2p(OpCode Op, MPI_Comm Comm, int Count, MPI_Datatype Type, int Peer,
+            int Tag) {
   MpiCall A = call(Op, Comm, Count, Type, Peer);
   A.Tag = Tag;
   return A;
 }
 } // namespace
 
-DLRT_HOOK int MPI_Send(const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
-                       MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Send);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Dest, Tag, Comm)
-  return recordBlocking(FRAME, p2p(OpCode::MpiSend, Comm, Count, Type, Dest, Tag),
-                        [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });
+INTERCEPTOR(int, MPI_Send, const void *Buf, int Count, MPI_Datatype Type,
+            int Dest, int Tag, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Send, Buf, Count, Type, Dest, Tag, Comm);
+  return recordBlocking(
+      HOOK_FRAME, p2p(OpCode::MpiSend, Comm, Count, Type, Dest, Tag),
+      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });
 }
 
-DLRT_HOOK int MPI_Ssend(const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
-                        MPI_Comm Comm) {
-  auto Real = REAL_MPI(MPI_Ssend);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Dest, Tag, Comm)
-  return recordBlocking(FRAME, p2p(OpCode::MpiSsend, Comm, Count, Type, Dest, Tag),
-                        [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });
+INTERCEPTOR(int, MPI_Ssend, const void *Buf, int Count, MPI_Datatype Type,
+            int Dest, int Tag, MPI_Comm Comm) {
+  HOOK_ENTER(MPI_Ssend, Buf, Count, Type, Dest, Tag, Comm);
+  return recordBlocking(
+      HOOK_FRAME, p2p(OpCode::MpiSsend, Comm, Count, Type, Dest, Tag),
+      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });
 }
 
-DLRT_HOOK int MPI_Isend(const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
-                        MPI_Comm Comm, MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Isend);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Dest, Tag, Comm, Request)
-  return recordNonBlocking(FRAME, p2p(OpCode::MpiIsend, Comm, Count, Type, Dest, Tag),
-                           Request,
-                           [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });
+INTERCEPTOR(int, MPI_Isend, const void *Buf, int Count, MPI_Datatype Type,
+            int Dest, int Tag, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Isend, Buf, Count, Type, Dest, Tag, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, p2p(OpCode::MpiIsend, Comm, Count, Type, Dest, Tag), Request,
+      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Issend(const void *Buf, int Count, MPI_Datatype Type, int Dest, int Tag,
-                         MPI_Comm Comm, MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Issend);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Dest, Tag, Comm, Request)
-  return recordNonBlocking(FRAME, p2p(OpCode::MpiIssend, Comm, Count, Type, Dest, Tag),
-                           Request,
-                           [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });
+INTERCEPTOR(int, MPI_Issend, const void *Buf, int Count, MPI_Datatype Type,
+            int Dest, int Tag, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Issend, Buf, Count, Type, Dest, Tag, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, p2p(OpCode::MpiIssend, Comm, Count, Type, Dest, Tag), Request,
+      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Recv(void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
-                       MPI_Comm Comm, MPI_Status *Status) {
-  auto Real = REAL_MPI(MPI_Recv);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Source, Tag, Comm, Status)
-  return recordBlocking(FRAME, p2p(OpCode::MpiRecv, Comm, Count, Type, Source, Tag),
-                        [&] { return Real(Buf, Count, Type, Source, Tag, Comm, Status); });
+INTERCEPTOR(int, MPI_Recv, void *Buf, int Count, MPI_Datatype Type, int Source,
+            int Tag, MPI_Comm Comm, MPI_Status *Status) {
+  HOOK_ENTER(MPI_Recv, Buf, Count, Type, Source, Tag, Comm, Status);
+  return recordBlocking(
+      HOOK_FRAME, p2p(OpCode::MpiRecv, Comm, Count, Type, Source, Tag),
+      [&] { return Real(Buf, Count, Type, Source, Tag, Comm, Status); });
 }
 
-DLRT_HOOK int MPI_Irecv(void *Buf, int Count, MPI_Datatype Type, int Source, int Tag,
-                        MPI_Comm Comm, MPI_Request *Request) {
-  auto Real = REAL_MPI(MPI_Irecv);
-  FORWARD_IF_NESTED(Real, Buf, Count, Type, Source, Tag, Comm, Request)
-  return recordNonBlocking(FRAME, p2p(OpCode::MpiIrecv, Comm, Count, Type, Source, Tag),
-                           Request,
-                           [&] { return Real(Buf, Count, Type, Source, Tag, Comm, Request); });
+INTERCEPTOR(int, MPI_Irecv, void *Buf, int Count, MPI_Datatype Type, int Source,
+            int Tag, MPI_Comm Comm, MPI_Request *Request) {
+  HOOK_ENTER(MPI_Irecv, Buf, Count, Type, Source, Tag, Comm, Request);
+  return recordNonBlocking(
+      HOOK_FRAME, p2p(OpCode::MpiIrecv, Comm, Count, Type, Source, Tag),
+      Request,
+      [&] { return Real(Buf, Count, Type, Source, Tag, Comm, Request); });
 }
 
-DLRT_HOOK int MPI_Sendrecv(const void *Send, int SendCount, MPI_Datatype SendType, int Dest,
-                           int SendTag, void *Recv, int RecvCount, MPI_Datatype RecvType,
-                           int Source, int RecvTag, MPI_Comm Comm, MPI_Status *Status) {
-  auto Real = REAL_MPI(MPI_Sendrecv);
-  FORWARD_IF_NESTED(Real, Send, SendCount, SendType, Dest, SendTag, Recv, RecvCount, RecvType,
-                    Source, RecvTag, Comm, Status)
-  MpiCall A = p2p(OpCode::MpiSendrecv, Comm, SendCount, SendType, Dest, SendTag);
+INTERCEPTOR(int, MPI_Sendrecv, const void *Send, int SendCount,
+            MPI_Datatype SendType, int Dest, int SendTag, void *Recv,
+            int RecvCount, MPI_Datatype RecvType, int Source, int RecvTag,
+            MPI_Comm Comm, MPI_Status *Status) {
+  HOOK_ENTER(MPI_Sendrecv, Send, SendCount, SendType, Dest, SendTag, Recv,
+             RecvCount, RecvType, Source, RecvTag, Comm, Status);
+  MpiCall A =
+      p2p(OpCode::MpiSendrecv, Comm, SendCount, SendType, Dest, SendTag);
   A.Aux = Source;
-  return recordBlocking(FRAME, A, [&] {
-    return Real(Send, SendCount, SendType, Dest, SendTag, Recv, RecvCount, RecvType, Source,
-                RecvTag, Comm, Status);
+  return recordBlocking(HOOK_FRAME, A, [&] {
+    return Real(Send, SendCount, SendType, Dest, SendTag, Recv, RecvCount,
+                RecvType, Source, RecvTag, Comm, Status);
   });
 }
 
-DLRT_HOOK int MPI_Probe(int Source, int Tag, MPI_Comm Comm, MPI_Status *Status) {
-  auto Real = REAL_MPI(MPI_Probe);
-  FORWARD_IF_NESTED(Real, Source, Tag, Comm, Status)
+INTERCEPTOR(int, MPI_Probe, int Source, int Tag, MPI_Comm Comm,
+            MPI_Status *Status) {
+  HOOK_ENTER(MPI_Probe, Source, Tag, Comm, Status);
   MpiCall A = call(OpCode::MpiProbe, Comm, 0, nullptr, Source);
   A.Tag = Tag;
-  return recordBlocking(FRAME, A, [&] { return Real(Source, Tag, Comm, Status); });
+  return recordBlocking(HOOK_FRAME, A,
+                        [&] { return Real(Source, Tag, Comm, Status); });
 }
 
-// ---- Completion ---------------------------------------------------------------------------------------
+// ---- Completion
+// ---------------------------------------------------------------------------------------
 
-DLRT_HOOK int MPI_Wait(MPI_Request *Request, MPI_Status *Status) {
-  auto Real = REAL_MPI(MPI_Wait);
-  FORWARD_IF_NESTED(Real, Request, Status)
-  return recordWait(FRAME, OpCode::MpiWait, 1, Request, [&] { return Real(Request, Status); });
+INTERCEPTOR(int, MPI_Wait, MPI_Request *Request, MPI_Status *Status) {
+  HOOK_ENTER(MPI_Wait, Request, Status);
+  return recordWait(HOOK_FRAME, OpCode::MpiWait, 1, Request,
+                    [&] { return Real(Request, Status); });
 }
 
-DLRT_HOOK int MPI_Waitall(int Count, MPI_Request Requests[], MPI_Status Statuses[]) {
-  auto Real = REAL_MPI(MPI_Waitall);
-  FORWARD_IF_NESTED(Real, Count, Requests, Statuses)
-  return recordWait(FRAME, OpCode::MpiWaitall, Count, Requests,
+INTERCEPTOR(int, MPI_Waitall, int Count, MPI_Request Requests[],
+            MPI_Status Statuses[]) {
+  HOOK_ENTER(MPI_Waitall, Count, Requests, Statuses);
+  return recordWait(HOOK_FRAME, OpCode::MpiWaitall, Count, Requests,
                     [&] { return Real(Count, Requests, Statuses); });
 }
 
-DLRT_HOOK int MPI_Waitany(int Count, MPI_Request Requests[], int *Index, MPI_Status *Status) {
-  auto Real = REAL_MPI(MPI_Waitany);
-  FORWARD_IF_NESTED(Real, Count, Requests, Index, Status)
-  return recordWait(FRAME, OpCode::MpiWaitany, Count, Requests,
-                    [&] { return Real(Count, Requests, Index, Status); }, nullptr, Index);
+INTERCEPTOR(int, MPI_Waitany, int Count, MPI_Request Requests[], int *Index,
+            MPI_Status *Status) {
+  HOOK_ENTER(MPI_Waitany, Count, Requests, Index, Status);
+  return recordWait(
+      HOOK_FRAME, OpCode::MpiWaitany, Count, Requests,
+      [&] { return Real(Count, Requests, Index, Status); }, nullptr, Index);
 }
 
-DLRT_HOOK int MPI_Test(MPI_Request *Request, int *Flag, MPI_Status *Status) {
-  auto Real = REAL_MPI(MPI_Test);
-  FORWARD_IF_NESTED(Real, Request, Flag, Status)
-  return recordWait(FRAME, OpCode::MpiTest, 1, Request,
-                    [&] { return Real(Request, Flag, Status); }, Flag);
+INTERCEPTOR(int, MPI_Test, MPI_Request *Request, int *Flag,
+            MPI_Status *Status) {
+  HOOK_ENTER(MPI_Test, Request, Flag, Status);
+  return recordWait(
+      HOOK_FRAME, OpCode::MpiTest, 1, Request,
+      [&] { return Real(Request, Flag, Status); }, Flag);
 }
 
-DLRT_HOOK int MPI_Testall(int Count, MPI_Request Requests[], int *Flag, MPI_Status Statuses[]) {
-  auto Real = REAL_MPI(MPI_Testall);
-  FORWARD_IF_NESTED(Real, Count, Requests, Flag, Statuses)
-  return recordWait(FRAME, OpCode::MpiTestall, Count, Requests,
-                    [&] { return Real(Count, Requests, Flag, Statuses); }, Flag);
+INTERCEPTOR(int, MPI_Testall, int Count, MPI_Request Requests[], int *Flag,
+            MPI_Status Statuses[]) {
+  HOOK_ENTER(MPI_Testall, Count, Requests, Flag, Statuses);
+  return recordWait(
+      HOOK_FRAME, OpCode::MpiTestall, Count, Requests,
+      [&] { return Real(Count, Requests, Flag, Statuses); }, Flag);
 }
 
-// ---- Communicators -------------------------------------------------------------------------------------
+// ---- Communicators
+// -------------------------------------------------------------------------------------
 
-DLRT_HOOK int MPI_Comm_split(MPI_Comm Comm, int Color, int Key, MPI_Comm *NewComm) {
-  auto Real = REAL_MPI(MPI_Comm_split);
-  FORWARD_IF_NESTED(Real, Comm, Color, Key, NewComm)
-  return recordDerive(FRAME, OpCode::MpiCommSplit, Comm, Color, NewComm,
+INTERCEPTOR(int, MPI_Comm_split, MPI_Comm Comm, int Color, int Key,
+            MPI_Comm *NewComm) {
+  HOOK_ENTER(MPI_Comm_split, Comm, Color, Key, NewComm);
+  return recordDerive(HOOK_FRAME, OpCode::MpiCommSplit, Comm, Color, NewComm,
                       [&] { return Real(Comm, Color, Key, NewComm); });
 }
 
-DLRT_HOOK int MPI_Comm_split_type(MPI_Comm Comm, int SplitType, int Key, MPI_Info Info,
-                                  MPI_Comm *NewComm) {
-  auto Real = REAL_MPI(MPI_Comm_split_type);
-  FORWARD_IF_NESTED(Real, Comm, SplitType, Key, Info, NewComm)
+INTERCEPTOR(int, MPI_Comm_split_type, MPI_Comm Comm, int SplitType, int Key,
+            MPI_Info Info, MPI_Comm *NewComm) {
+  HOOK_ENTER(MPI_Comm_split_type, Comm, SplitType, Key, Info, NewComm);
   // Members of one node get one communicator; the id cannot tell nodes
   // apart, so include the host name.
   char Host[64] = {0};
   gethostname(Host, sizeof(Host) - 1);
   int Color = int(hashBytes(Host, std::strlen(Host)) & 0x7fffffff) ^ SplitType;
-  return recordDerive(FRAME, OpCode::MpiCommSplitType, Comm, Color, NewComm,
-                      [&] { return Real(Comm, SplitType, Key, Info, NewComm); });
+  return recordDerive(
+      HOOK_FRAME, OpCode::MpiCommSplitType, Comm, Color, NewComm,
+      [&] { return Real(Comm, SplitType, Key, Info, NewComm); });
 }
 
-DLRT_HOOK int MPI_Comm_dup(MPI_Comm Comm, MPI_Comm *NewComm) {
-  auto Real = REAL_MPI(MPI_Comm_dup);
-  FORWARD_IF_NESTED(Real, Comm, NewComm)
-  return recordDerive(FRAME, OpCode::MpiCommDup, Comm, 0, NewComm,
+INTERCEPTOR(int, MPI_Comm_dup, MPI_Comm Comm, MPI_Comm *NewComm) {
+  HOOK_ENTER(MPI_Comm_dup, Comm, NewComm);
+  return recordDerive(HOOK_FRAME, OpCode::MpiCommDup, Comm, 0, NewComm,
                       [&] { return Real(Comm, NewComm); });
 }
 
-DLRT_HOOK int MPI_Comm_create(MPI_Comm Comm, MPI_Group Group, MPI_Comm *NewComm) {
-  auto Real = REAL_MPI(MPI_Comm_create);
-  FORWARD_IF_NESTED(Real, Comm, Group, NewComm)
-  return recordDerive(FRAME, OpCode::MpiCommCreate, Comm, 0, NewComm,
+INTERCEPTOR(int, MPI_Comm_create, MPI_Comm Comm, MPI_Group Group,
+            MPI_Comm *NewComm) {
+  HOOK_ENTER(MPI_Comm_create, Comm, Group, NewComm);
+  return recordDerive(HOOK_FRAME, OpCode::MpiCommCreate, Comm, 0, NewComm,
                       [&] { return Real(Comm, Group, NewComm); });
 }
 
-DLRT_HOOK int MPI_Comm_free(MPI_Comm *Comm) {
-  auto Real = REAL_MPI(MPI_Comm_free);
-  FORWARD_IF_NESTED(Real, Comm)
+INTERCEPTOR(int, MPI_Comm_free, MPI_Comm *Comm) {
+  HOOK_ENTER(MPI_Comm_free, Comm);
   CommState *C = Comm ? findComm(Api::Mpi, uintptr_t(*Comm)) : nullptr;
   int R = Real(Comm);
   if (!failed(R))

@@ -1,4 +1,5 @@
-//===- NcclHooks.cpp - NCCL entry points, recorded and forwarded -----------===//
+//===- NcclHooks.cpp - NCCL entry points, recorded and forwarded
+//-----------===//
 //
 // Every hook returns exactly what the real NCCL returned and adds no NCCL
 // calls of its own on the job's communicators (it only asks a communicator
@@ -6,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DriverApi.h"
-#include "Forward.h"
+#include "Intercept.h"
 #include "NcclAbi.h"
 #include "Runtime.h"
 
@@ -16,18 +17,19 @@ using namespace distlint::rt;
 
 namespace {
 
-const char *const NcclSonames[] = {"libnccl.so.2", "libnccl.so", nullptr};
-
-#define REAL_NCCL(Name)                                                        \
-  ([] {                                                                        \
-    static RealFunction<decltype(&::Name)> Fn;                                 \
-    return Fn.get(#Name, NcclSonames);                                         \
-  }())
-
-Result missing(const char *Name) {
-  reportMissingReal("NCCL", Name);
-  return nccl::SystemError;
-}
+/// What the NCCL hooks forward to (Intercept.h).
+struct NcclFamily {
+  static constexpr const char *Api = "NCCL";
+  static constexpr const char *const Sonames[] = {"libnccl.so.2", "libnccl.so",
+                                                  nullptr};
+  static constexpr const char *RealPrefix = "";
+  static constexpr bool MustExist = false;
+  static Result missing(const char *Name) {
+    reportMissingReal(Api, Name);
+    return nccl::SystemError;
+  }
+};
+using Family = NcclFamily;
 
 bool failed(Result R) { return R != nccl::Success && R != nccl::InProgress; }
 
@@ -38,11 +40,12 @@ CommState *commState(ncclComm_t Comm) {
   if (CommState *C = findComm(Api::Nccl, uintptr_t(Comm)))
     return C;
   int Rank = -1, Size = 0;
-  if (auto RealRank = REAL_NCCL(ncclCommUserRank))
+  if (auto RealRank = REAL(ncclCommUserRank))
     RealRank(Comm, &Rank);
-  if (auto RealCount = REAL_NCCL(ncclCommCount))
+  if (auto RealCount = REAL(ncclCommCount))
     RealCount(Comm, &Size);
-  CommState *C = addComm(Api::Nccl, uintptr_t(Comm), adoptedCommId(Api::Nccl), Rank, Size);
+  CommState *C =
+      addComm(Api::Nccl, uintptr_t(Comm), adoptedCommId(Api::Nccl), Rank, Size);
   CallSite None;
   recordCommCreate(C, OpCode::None, 0, 0, None, nccl::Success);
   return C;
@@ -58,7 +61,8 @@ struct NcclCall {
   int Peer; ///< Root or peer.
 };
 
-template <class Call> Result recordNccl(void *HookFrame, const NcclCall &A, Call &&Real) {
+template <class Call>
+Result recordNccl(void *HookFrame, const NcclCall &A, Call &&Real) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -81,8 +85,7 @@ template <class Call> Result recordNccl(void *HookFrame, const NcclCall &A, Call
     if (Cat == OpCategory::Collective) {
       D.Seq = C->CollSeq.load(std::memory_order_relaxed) + 1;
       C->CollSeq.store(D.Seq, std::memory_order_relaxed);
-    }
-    else if (Cat == OpCategory::Send && PeerOk)
+    } else if (Cat == OpCategory::Send && PeerOk)
       D.Seq = C->SendSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
     else if (Cat == OpCategory::Recv && PeerOk)
       D.Seq = C->RecvSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
@@ -128,7 +131,7 @@ Result recordInit(void *HookFrame, OpCode Via, ncclComm_t *Out, int NRanks,
 }
 
 void abortNccl(CommState *C) {
-  if (auto Real = REAL_NCCL(ncclCommAbort))
+  if (auto Real = REAL(ncclCommAbort))
     Real(reinterpret_cast<ncclComm_t>(C->Handle.load()));
 }
 
@@ -138,151 +141,108 @@ __attribute__((constructor)) void registerNcclAbort() {
 
 } // namespace
 
-#define DLRT_HOOK extern "C" __attribute__((visibility("default"), noinline))
+// ---- Collectives and point-to-point
+// -------------------------------------------------
 
-// ---- Collectives and point-to-point -------------------------------------------------
-
-DLRT_HOOK Result ncclAllReduce(const void *Send, void *Recv, size_t Count, DataType Type,
-                               RedOp Op, ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclAllReduce);
-  if (!Real)
-    return missing("ncclAllReduce");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Op, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclAllReduce, Comm, Stream, Count, Type, Op, kNoPeer},
-                    [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });
+INTERCEPTOR(Result, ncclAllReduce, const void *Send, void *Recv, size_t Count,
+            DataType Type, RedOp Op, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclAllReduce, Send, Recv, Count, Type, Op, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME,
+      {OpCode::NcclAllReduce, Comm, Stream, Count, Type, Op, kNoPeer},
+      [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclBroadcast(const void *Send, void *Recv, size_t Count, DataType Type,
-                               int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclBroadcast);
-  if (!Real)
-    return missing("ncclBroadcast");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Root, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclBroadcast, Comm, Stream, Count, Type, -1, Root},
-                    [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
+INTERCEPTOR(Result, ncclBroadcast, const void *Send, void *Recv, size_t Count,
+            DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclBroadcast, Send, Recv, Count, Type, Root, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclBroadcast, Comm, Stream, Count, Type, -1, Root},
+      [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclBcast(void *Buff, size_t Count, DataType Type, int Root,
-                           ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclBcast);
-  if (!Real)
-    return missing("ncclBcast");
-  if (insideHook())
-    return Real(Buff, Count, Type, Root, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclBcast, Comm, Stream, Count, Type, -1, Root},
-                    [&] { return Real(Buff, Count, Type, Root, Comm, Stream); });
+INTERCEPTOR(Result, ncclBcast, void *Buff, size_t Count, DataType Type,
+            int Root, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclBcast, Buff, Count, Type, Root, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclBcast, Comm, Stream, Count, Type, -1, Root},
+      [&] { return Real(Buff, Count, Type, Root, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclReduce(const void *Send, void *Recv, size_t Count, DataType Type,
-                            RedOp Op, int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclReduce);
-  if (!Real)
-    return missing("ncclReduce");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Op, Root, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclReduce, Comm, Stream, Count, Type, Op, Root},
-                    [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm, Stream); });
+INTERCEPTOR(Result, ncclReduce, const void *Send, void *Recv, size_t Count,
+            DataType Type, RedOp Op, int Root, ncclComm_t Comm,
+            cudaStream_t Stream) {
+  HOOK_ENTER(ncclReduce, Send, Recv, Count, Type, Op, Root, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclReduce, Comm, Stream, Count, Type, Op, Root},
+      [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclAllGather(const void *Send, void *Recv, size_t Count, DataType Type,
-                               ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclAllGather);
-  if (!Real)
-    return missing("ncclAllGather");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclAllGather, Comm, Stream, Count, Type, -1, kNoPeer},
-                    [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });
+INTERCEPTOR(Result, ncclAllGather, const void *Send, void *Recv, size_t Count,
+            DataType Type, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclAllGather, Send, Recv, Count, Type, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME,
+      {OpCode::NcclAllGather, Comm, Stream, Count, Type, -1, kNoPeer},
+      [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclReduceScatter(const void *Send, void *Recv, size_t Count,
-                                   DataType Type, RedOp Op, ncclComm_t Comm,
-                                   cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclReduceScatter);
-  if (!Real)
-    return missing("ncclReduceScatter");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Op, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclReduceScatter, Comm, Stream, Count, Type, Op, kNoPeer},
-                    [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });
+INTERCEPTOR(Result, ncclReduceScatter, const void *Send, void *Recv,
+            size_t Count, DataType Type, RedOp Op, ncclComm_t Comm,
+            cudaStream_t Stream) {
+  HOOK_ENTER(ncclReduceScatter, Send, Recv, Count, Type, Op, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME,
+      {OpCode::NcclReduceScatter, Comm, Stream, Count, Type, Op, kNoPeer},
+      [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclAlltoAll(const void *Send, void *Recv, size_t Count, DataType Type,
-                              ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclAlltoAll);
-  if (!Real)
-    return missing("ncclAlltoAll");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclAlltoAll, Comm, Stream, Count, Type, -1, kNoPeer},
-                    [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });
+INTERCEPTOR(Result, ncclAlltoAll, const void *Send, void *Recv, size_t Count,
+            DataType Type, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclAlltoAll, Send, Recv, Count, Type, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME,
+      {OpCode::NcclAlltoAll, Comm, Stream, Count, Type, -1, kNoPeer},
+      [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclGather(const void *Send, void *Recv, size_t Count, DataType Type,
-                            int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclGather);
-  if (!Real)
-    return missing("ncclGather");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Root, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclGather, Comm, Stream, Count, Type, -1, Root},
-                    [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
+INTERCEPTOR(Result, ncclGather, const void *Send, void *Recv, size_t Count,
+            DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclGather, Send, Recv, Count, Type, Root, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclGather, Comm, Stream, Count, Type, -1, Root},
+      [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclScatter(const void *Send, void *Recv, size_t Count, DataType Type,
-                             int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclScatter);
-  if (!Real)
-    return missing("ncclScatter");
-  if (insideHook())
-    return Real(Send, Recv, Count, Type, Root, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclScatter, Comm, Stream, Count, Type, -1, Root},
-                    [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
+INTERCEPTOR(Result, ncclScatter, const void *Send, void *Recv, size_t Count,
+            DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclScatter, Send, Recv, Count, Type, Root, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclScatter, Comm, Stream, Count, Type, -1, Root},
+      [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclSend(const void *Send, size_t Count, DataType Type, int Peer,
-                          ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclSend);
-  if (!Real)
-    return missing("ncclSend");
-  if (insideHook())
-    return Real(Send, Count, Type, Peer, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclSend, Comm, Stream, Count, Type, -1, Peer},
-                    [&] { return Real(Send, Count, Type, Peer, Comm, Stream); });
+INTERCEPTOR(Result, ncclSend, const void *Send, size_t Count, DataType Type,
+            int Peer, ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclSend, Send, Count, Type, Peer, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclSend, Comm, Stream, Count, Type, -1, Peer},
+      [&] { return Real(Send, Count, Type, Peer, Comm, Stream); });
 }
 
-DLRT_HOOK Result ncclRecv(void *Recv, size_t Count, DataType Type, int Peer,
-                          ncclComm_t Comm, cudaStream_t Stream) {
-  auto Real = REAL_NCCL(ncclRecv);
-  if (!Real)
-    return missing("ncclRecv");
-  if (insideHook())
-    return Real(Recv, Count, Type, Peer, Comm, Stream);
-  return recordNccl(__builtin_frame_address(0),
-                    {OpCode::NcclRecv, Comm, Stream, Count, Type, -1, Peer},
-                    [&] { return Real(Recv, Count, Type, Peer, Comm, Stream); });
+INTERCEPTOR(Result, ncclRecv, void *Recv, size_t Count, DataType Type, int Peer,
+            ncclComm_t Comm, cudaStream_t Stream) {
+  HOOK_ENTER(ncclRecv, Recv, Count, Type, Peer, Comm, Stream);
+  return recordNccl(
+      HOOK_FRAME, {OpCode::NcclRecv, Comm, Stream, Count, Type, -1, Peer},
+      [&] { return Real(Recv, Count, Type, Peer, Comm, Stream); });
 }
 
-// ---- Groups ---------------------------------------------------------------------------
+// ---- Groups
+// ---------------------------------------------------------------------------
 
-DLRT_HOOK Result ncclGroupStart() {
-  auto Real = REAL_NCCL(ncclGroupStart);
-  if (!Real)
-    return missing("ncclGroupStart");
-  if (insideHook())
-    return Real();
+INTERCEPTOR(Result, ncclGroupStart, void) {
+  HOOK_ENTER(ncclGroupStart);
   HookScope Guard;
   int &Depth = ncclGroupDepth();
   if (Depth++ == 0)
@@ -294,19 +254,15 @@ DLRT_HOOK Result ncclGroupStart() {
   return R;
 }
 
-DLRT_HOOK Result ncclGroupEnd() {
-  auto Real = REAL_NCCL(ncclGroupEnd);
-  if (!Real)
-    return missing("ncclGroupEnd");
-  if (insideHook())
-    return Real();
+INTERCEPTOR(Result, ncclGroupEnd, void) {
+  HOOK_ENTER(ncclGroupEnd);
   int &Depth = ncclGroupDepth();
   TraceWriter *T = Depth == 1 ? trace() : nullptr;
   HookScope Guard;
   SyncHandle Wait;
   if (T) {
     CallSite Site;
-    captureCallSite(__builtin_frame_address(0), Site);
+    captureCallSite(HOOK_FRAME, Site);
     Wait = beginWait(OpCode::NcclGroupEnd, Site);
   }
   Result R = Real();
@@ -317,56 +273,46 @@ DLRT_HOOK Result ncclGroupEnd() {
   return R;
 }
 
-// ---- Communicators --------------------------------------------------------------------------
+// ---- Communicators
+// --------------------------------------------------------------------------
 
-DLRT_HOOK Result ncclCommInitRank(ncclComm_t *Comm, int NRanks, ncclUniqueId Id, int Rank) {
-  auto Real = REAL_NCCL(ncclCommInitRank);
-  if (!Real)
-    return missing("ncclCommInitRank");
-  if (insideHook())
-    return Real(Comm, NRanks, Id, Rank);
-  return recordInit(__builtin_frame_address(0), OpCode::NcclCommInitRank, Comm, NRanks,
+INTERCEPTOR(Result, ncclCommInitRank, ncclComm_t *Comm, int NRanks,
+            ncclUniqueId Id, int Rank) {
+  HOOK_ENTER(ncclCommInitRank, Comm, NRanks, Id, Rank);
+  return recordInit(HOOK_FRAME, OpCode::NcclCommInitRank, Comm, NRanks,
                     hashBytes(&Id, sizeof(Id)), Rank,
                     [&] { return Real(Comm, NRanks, Id, Rank); });
 }
 
-DLRT_HOOK Result ncclCommInitRankConfig(ncclComm_t *Comm, int NRanks, ncclUniqueId Id,
-                                        int Rank, ncclConfig_t *Config) {
-  auto Real = REAL_NCCL(ncclCommInitRankConfig);
-  if (!Real)
-    return missing("ncclCommInitRankConfig");
-  if (insideHook())
-    return Real(Comm, NRanks, Id, Rank, Config);
-  return recordInit(__builtin_frame_address(0), OpCode::NcclCommInitRankConfig, Comm,
-                    NRanks, hashBytes(&Id, sizeof(Id)), Rank,
+INTERCEPTOR(Result, ncclCommInitRankConfig, ncclComm_t *Comm, int NRanks,
+            ncclUniqueId Id, int Rank, ncclConfig_t *Config) {
+  HOOK_ENTER(ncclCommInitRankConfig, Comm, NRanks, Id, Rank, Config);
+  return recordInit(HOOK_FRAME, OpCode::NcclCommInitRankConfig, Comm, NRanks,
+                    hashBytes(&Id, sizeof(Id)), Rank,
                     [&] { return Real(Comm, NRanks, Id, Rank, Config); });
 }
 
-DLRT_HOOK Result ncclCommInitRankScalable(ncclComm_t *Comm, int NRanks, int Rank, int NIds,
-                                          ncclUniqueId *Ids, ncclConfig_t *Config) {
-  auto Real = REAL_NCCL(ncclCommInitRankScalable);
-  if (!Real)
-    return missing("ncclCommInitRankScalable");
-  if (insideHook() || NIds < 1 || !Ids)
+INTERCEPTOR(Result, ncclCommInitRankScalable, ncclComm_t *Comm, int NRanks,
+            int Rank, int NIds, ncclUniqueId *Ids, ncclConfig_t *Config) {
+  HOOK_ENTER(ncclCommInitRankScalable, Comm, NRanks, Rank, NIds, Ids, Config);
+  if (NIds < 1 || !Ids)
     return Real(Comm, NRanks, Rank, NIds, Ids, Config);
-  return recordInit(__builtin_frame_address(0), OpCode::NcclCommInitRankScalable, Comm,
-                    NRanks, hashBytes(Ids, sizeof(ncclUniqueId)), Rank,
-                    [&] { return Real(Comm, NRanks, Rank, NIds, Ids, Config); });
+  return recordInit(HOOK_FRAME, OpCode::NcclCommInitRankScalable, Comm, NRanks,
+                    hashBytes(Ids, sizeof(ncclUniqueId)), Rank, [&] {
+                      return Real(Comm, NRanks, Rank, NIds, Ids, Config);
+                    });
 }
 
-DLRT_HOOK Result ncclCommInitAll(ncclComm_t *Comms, int NDev, const int *DevList) {
-  auto Real = REAL_NCCL(ncclCommInitAll);
-  if (!Real)
-    return missing("ncclCommInitAll");
-  if (insideHook())
-    return Real(Comms, NDev, DevList);
+INTERCEPTOR(Result, ncclCommInitAll, ncclComm_t *Comms, int NDev,
+            const int *DevList) {
+  HOOK_ENTER(ncclCommInitAll, Comms, NDev, DevList);
   TraceWriter *T = trace();
   if (!T)
     return Real(Comms, NDev, DevList);
   HookScope Guard;
   retryDriverApi();
   CallSite Site;
-  captureCallSite(__builtin_frame_address(0), Site);
+  captureCallSite(HOOK_FRAME, Site);
   SyncHandle Wait = beginWait(OpCode::NcclCommInitAll, Site);
   Result R = Real(Comms, NDev, DevList);
   ErrnoKeeper Keep;
@@ -374,11 +320,12 @@ DLRT_HOOK Result ncclCommInitAll(ncclComm_t *Comms, int NDev, const int *DevList
   if (!failed(R)) {
     // All members live in this process: an id private to it is enough.
     static std::atomic<uint64_t> Calls{0};
-    uint64_t Base = hashMix(hashMix(0x696e6974616c6cull, uint64_t(getpid())), ++Calls);
+    uint64_t Base =
+        hashMix(hashMix(0x696e6974616c6cull, uint64_t(getpid())), ++Calls);
     for (int I = 0; I < NDev; ++I)
       if (Comms[I]) {
-        CommState *C = addComm(Api::Nccl, uintptr_t(Comms[I]), hashMix(Base, uint64_t(I)),
-                               I, NDev);
+        CommState *C = addComm(Api::Nccl, uintptr_t(Comms[I]),
+                               hashMix(Base, uint64_t(I)), I, NDev);
         recordCommCreate(C, OpCode::NcclCommInitAll, 0, 0, Site, R);
       }
   }
@@ -411,12 +358,13 @@ Result recordDerive(void *HookFrame, OpCode Via, ncclComm_t Parent, int Color,
   endOpBlocking(H, R, failed(R));
   if (!failed(R) && NewComm && *NewComm) {
     int Rank = -1, Size = 0;
-    if (auto RealRank = REAL_NCCL(ncclCommUserRank))
+    if (auto RealRank = REAL(ncclCommUserRank))
       RealRank(*NewComm, &Rank);
-    if (auto RealCount = REAL_NCCL(ncclCommCount))
+    if (auto RealCount = REAL(ncclCommCount))
       RealCount(*NewComm, &Size);
     uint64_t ParentId = P ? P->Id : 0;
-    uint64_t Id = hashMix(hashMix(ParentId, Ordinal), uint64_t(uint32_t(Color)));
+    uint64_t Id =
+        hashMix(hashMix(ParentId, Ordinal), uint64_t(uint32_t(Color)));
     CommState *C = addComm(Api::Nccl, uintptr_t(*NewComm), Id, Rank, Size);
     recordCommCreate(C, Via, ParentId, Color, Site, R);
   }
@@ -424,34 +372,31 @@ Result recordDerive(void *HookFrame, OpCode Via, ncclComm_t Parent, int Color,
 }
 } // namespace
 
-DLRT_HOOK Result ncclCommSplit(ncclComm_t Comm, int Color, int Key, ncclComm_t *NewComm,
-                               ncclConfig_t *Config) {
-  auto Real = REAL_NCCL(ncclCommSplit);
-  if (!Real)
-    return missing("ncclCommSplit");
-  if (insideHook())
-    return Real(Comm, Color, Key, NewComm, Config);
-  return recordDerive(__builtin_frame_address(0), OpCode::NcclCommSplit, Comm, Color,
-                      NewComm, /*InParentSequence=*/true,
+INTERCEPTOR(Result, ncclCommSplit, ncclComm_t Comm, int Color, int Key,
+            ncclComm_t *NewComm, ncclConfig_t *Config) {
+  HOOK_ENTER(ncclCommSplit, Comm, Color, Key, NewComm, Config);
+  return recordDerive(HOOK_FRAME, OpCode::NcclCommSplit, Comm, Color, NewComm,
+                      /*InParentSequence=*/true,
                       [&] { return Real(Comm, Color, Key, NewComm, Config); });
 }
 
-DLRT_HOOK Result ncclCommShrink(ncclComm_t Comm, int *Exclude, int ExcludeCount,
-                                ncclComm_t *NewComm, ncclConfig_t *Config, int Flags) {
-  auto Real = REAL_NCCL(ncclCommShrink);
-  if (!Real)
-    return missing("ncclCommShrink");
-  if (insideHook())
-    return Real(Comm, Exclude, ExcludeCount, NewComm, Config, Flags);
+INTERCEPTOR(Result, ncclCommShrink, ncclComm_t Comm, int *Exclude,
+            int ExcludeCount, ncclComm_t *NewComm, ncclConfig_t *Config,
+            int Flags) {
+  HOOK_ENTER(ncclCommShrink, Comm, Exclude, ExcludeCount, NewComm, Config,
+             Flags);
   // Excluded ranks do not call it: not part of the parent's sequence.
-  return recordDerive(__builtin_frame_address(0), OpCode::NcclCommShrink, Comm, 0,
-                      NewComm, /*InParentSequence=*/false,
-                      [&] { return Real(Comm, Exclude, ExcludeCount, NewComm, Config, Flags); });
+  return recordDerive(HOOK_FRAME, OpCode::NcclCommShrink, Comm, 0, NewComm,
+                      /*InParentSequence=*/false, [&] {
+                        return Real(Comm, Exclude, ExcludeCount, NewComm,
+                                    Config, Flags);
+                      });
 }
 
 namespace {
 template <class Call>
-Result recordCommEnd(void *HookFrame, OpCode Op, ncclComm_t Comm, bool Drop, Call &&Real) {
+Result recordCommEnd(void *HookFrame, OpCode Op, ncclComm_t Comm, bool Drop,
+                     Call &&Real) {
   TraceWriter *T = trace();
   if (!T)
     return Real();
@@ -472,43 +417,30 @@ Result recordCommEnd(void *HookFrame, OpCode Op, ncclComm_t Comm, bool Drop, Cal
 }
 } // namespace
 
-DLRT_HOOK Result ncclCommFinalize(ncclComm_t Comm) {
-  auto Real = REAL_NCCL(ncclCommFinalize);
-  if (!Real)
-    return missing("ncclCommFinalize");
-  if (insideHook())
-    return Real(Comm);
-  return recordCommEnd(__builtin_frame_address(0), OpCode::NcclCommFinalize, Comm, false,
+INTERCEPTOR(Result, ncclCommFinalize, ncclComm_t Comm) {
+  HOOK_ENTER(ncclCommFinalize, Comm);
+  return recordCommEnd(HOOK_FRAME, OpCode::NcclCommFinalize, Comm, false,
                        [&] { return Real(Comm); });
 }
 
-DLRT_HOOK Result ncclCommDestroy(ncclComm_t Comm) {
-  auto Real = REAL_NCCL(ncclCommDestroy);
-  if (!Real)
-    return missing("ncclCommDestroy");
-  if (insideHook())
-    return Real(Comm);
-  return recordCommEnd(__builtin_frame_address(0), OpCode::NcclCommDestroy, Comm, true,
+INTERCEPTOR(Result, ncclCommDestroy, ncclComm_t Comm) {
+  HOOK_ENTER(ncclCommDestroy, Comm);
+  return recordCommEnd(HOOK_FRAME, OpCode::NcclCommDestroy, Comm, true,
                        [&] { return Real(Comm); });
 }
 
-DLRT_HOOK Result ncclCommAbort(ncclComm_t Comm) {
-  auto Real = REAL_NCCL(ncclCommAbort);
-  if (!Real)
-    return missing("ncclCommAbort");
-  if (insideHook())
-    return Real(Comm);
-  return recordCommEnd(__builtin_frame_address(0), OpCode::NcclCommAbort, Comm, true,
+INTERCEPTOR(Result, ncclCommAbort, ncclComm_t Comm) {
+  HOOK_ENTER(ncclCommAbort, Comm);
+  return recordCommEnd(HOOK_FRAME, OpCode::NcclCommAbort, Comm, true,
                        [&] { return Real(Comm); });
 }
 
-DLRT_HOOK Result ncclCommGetAsyncError(ncclComm_t Comm, Result *AsyncError) {
-  auto Real = REAL_NCCL(ncclCommGetAsyncError);
-  if (!Real)
-    return missing("ncclCommGetAsyncError");
+INTERCEPTOR(Result, ncclCommGetAsyncError, ncclComm_t Comm,
+            Result *AsyncError) {
+  HOOK_ENTER(ncclCommGetAsyncError, Comm, AsyncError);
   Result R = Real(Comm, AsyncError);
-  if (!insideHook() && R == nccl::Success && AsyncError &&
-      *AsyncError != nccl::Success && *AsyncError != nccl::InProgress) {
+  if (R == nccl::Success && AsyncError && *AsyncError != nccl::Success &&
+      *AsyncError != nccl::InProgress) {
     HookScope Guard;
     recordAsyncError(findComm(Api::Nccl, uintptr_t(Comm)), *AsyncError);
   }

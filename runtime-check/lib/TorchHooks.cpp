@@ -26,7 +26,7 @@
 // watched while it blocks, like MPI_Wait.
 //
 //===----------------------------------------------------------------------===//
-#include "Forward.h"
+#include "Intercept.h"
 #include "Runtime.h"
 #include "TorchAbi.h"
 #include "TorchHelper.h"
@@ -45,8 +45,16 @@ using namespace distlint::rt;
 
 namespace {
 
-const char *const TorchSonames[] = {"libtorch_cpu.so", "libtorch_cuda.so",
-                                    "libtorch.so", nullptr};
+/// What the LibTorch method hooks forward to (Intercept.h). A method hook
+/// without a definition behind it has nothing to return: it stops.
+struct TorchFamily {
+  static constexpr const char *Api = "LibTorch method";
+  static constexpr const char *const Sonames[] = {
+      "libtorch_cpu.so", "libtorch_cuda.so", "libtorch.so", nullptr};
+  static constexpr const char *RealPrefix = "";
+  static constexpr bool MustExist = true;
+};
+using Family = TorchFamily;
 
 enum class Backend { Gloo, Nccl };
 
@@ -243,65 +251,43 @@ struct WaitGuard {
 
 // ---- Hooks
 // ---------------------------------------------------------------------------
-// C10D_HOOK(Name, Symbol, Return, Params...) defines the hook Name exported
-// as Symbol; REAL(Name) is the definition it hides.
-
-#define DLRT_C10D_EXPORT __attribute__((visibility("default"), noinline))
-#define C10D_HOOK(Name, Symbol, Return, ...)                                   \
-  extern "C" DLRT_C10D_EXPORT Return Name(__VA_ARGS__) __asm__(Symbol);        \
-  namespace {                                                                  \
-  constexpr const char Name##_symbol[] = Symbol;                               \
-  RealFunction<Return (*)(__VA_ARGS__)> Name##_real;                           \
-  }                                                                            \
-  extern "C" Return Name(__VA_ARGS__)
-#define REAL(Name) realOf(Name##_real, Name##_symbol)
-
-namespace {
-/// A method hook with no definition behind it has nothing to return.
-template <class Fn> Fn realOf(RealFunction<Fn> &Real, const char *Symbol) {
-  Fn F = Real.get(Symbol, TorchSonames);
-  if (DLRT_UNLIKELY(!F)) {
-    logLine("LibTorch method %s has no definition to forward to", Symbol);
-    abort();
-  }
-  return F;
-}
-} // namespace
+// INTERCEPTOR_AS(Return, Name, Symbol, Params...) (Intercept.h) defines the
+// hook Name exported as the method's mangled Symbol; REAL(Name) is the
+// definition it hides.
 
 #define GLOO "_ZN4c10d16ProcessGroupGloo"
 #define NCCL "_ZN4c10d16ProcessGroupNCCL"
 // Parameter spellings of the mangled signatures (shared by both backends).
 #define VEC "RSt6vectorIN2at6TensorESaIS3_EE"
-#define FRAME __builtin_frame_address(0)
 
 // Backend-generic bodies: one per signature shape.
 #define GROUP_CALL(Op, Peer, Tag, First, Second, Options, RealCall)            \
-  recordGroupCall(FRAME, Self, OpCode::Op, Peer, Tag,                          \
+  recordGroupCall(HOOK_FRAME, Self, OpCode::Op, Peer, Tag,                     \
                   DlrtTorchArgs{First, Second, Options}, Ret,                  \
                   [&] { return RealCall; })
 
 // Each collective, for Gloo and NCCL (the mangled names differ only in the
 // class name, which has the same length, so the substitutions agree).
 #define C10D_VEC_OPTS(Method, Mangled, Op)                                     \
-  C10D_HOOK(dlrt_gloo_##Method, GLOO Mangled, void *, void *Ret, void *Self,   \
-            void *Tensors, const void *Opts) {                                 \
+  INTERCEPTOR_AS(void *, dlrt_gloo_##Method, GLOO Mangled, void *Ret,          \
+                 void *Self, void *Tensors, const void *Opts) {                \
     return GROUP_CALL(Op, -1, -1, Tensors, nullptr, Opts,                      \
                       REAL(dlrt_gloo_##Method)(Ret, Self, Tensors, Opts));     \
   }                                                                            \
-  C10D_HOOK(dlrt_nccl_##Method, NCCL Mangled, void *, void *Ret, void *Self,   \
-            void *Tensors, const void *Opts) {                                 \
+  INTERCEPTOR_AS(void *, dlrt_nccl_##Method, NCCL Mangled, void *Ret,          \
+                 void *Self, void *Tensors, const void *Opts) {                \
     return GROUP_CALL(Op, -1, -1, Tensors, nullptr, Opts,                      \
                       REAL(dlrt_nccl_##Method)(Ret, Self, Tensors, Opts));     \
   }
 #define C10D_TWO_OPTS(Method, Mangled, Op)                                     \
-  C10D_HOOK(dlrt_gloo_##Method, GLOO Mangled, void *, void *Ret, void *Self,   \
-            void *First, void *Second, const void *Opts) {                     \
+  INTERCEPTOR_AS(void *, dlrt_gloo_##Method, GLOO Mangled, void *Ret,          \
+                 void *Self, void *First, void *Second, const void *Opts) {    \
     return GROUP_CALL(                                                         \
         Op, -1, -1, First, Second, Opts,                                       \
         REAL(dlrt_gloo_##Method)(Ret, Self, First, Second, Opts));             \
   }                                                                            \
-  C10D_HOOK(dlrt_nccl_##Method, NCCL Mangled, void *, void *Ret, void *Self,   \
-            void *First, void *Second, const void *Opts) {                     \
+  INTERCEPTOR_AS(void *, dlrt_nccl_##Method, NCCL Mangled, void *Ret,          \
+                 void *Self, void *First, void *Second, const void *Opts) {    \
     return GROUP_CALL(                                                         \
         Op, -1, -1, First, Second, Opts,                                       \
         REAL(dlrt_nccl_##Method)(Ret, Self, First, Second, Opts));             \
@@ -346,11 +332,12 @@ C10D_TWO_OPTS(
     C10dReduceScatterBase)
 
 #define C10D_ALLTOALL_BASE(Backend, Prefix)                                    \
-  C10D_HOOK(dlrt_##Backend##_alltoall_base,                                    \
-            Prefix "13alltoall_baseERN2at6TensorES3_RSt6vectorIlSaIlEES7_"     \
-                   "RKNS_15AllToAllOptionsE",                                  \
-            void *, void *Ret, void *Self, void *Out, void *In,                \
-            void *OutSplit, void *InSplit, const void *Opts) {                 \
+  INTERCEPTOR_AS(void *, dlrt_##Backend##_alltoall_base,                       \
+                 Prefix                                                        \
+                 "13alltoall_baseERN2at6TensorES3_RSt6vectorIlSaIlEES7_"       \
+                 "RKNS_15AllToAllOptionsE",                                    \
+                 void *Ret, void *Self, void *Out, void *In, void *OutSplit,   \
+                 void *InSplit, const void *Opts) {                            \
     return GROUP_CALL(C10dAlltoallBase, -1, -1, Out, In, Opts,                 \
                       REAL(dlrt_##Backend##_alltoall_base)(                    \
                           Ret, Self, Out, In, OutSplit, InSplit, Opts));       \
@@ -359,9 +346,9 @@ C10D_ALLTOALL_BASE(gloo, GLOO)
 C10D_ALLTOALL_BASE(nccl, NCCL)
 
 #define C10D_BARRIER(Backend, Prefix)                                          \
-  C10D_HOOK(dlrt_##Backend##_barrier,                                          \
-            Prefix "7barrierERKNS_14BarrierOptionsE", void *, void *Ret,       \
-            void *Self, const void *Opts) {                                    \
+  INTERCEPTOR_AS(void *, dlrt_##Backend##_barrier,                             \
+                 Prefix "7barrierERKNS_14BarrierOptionsE", void *Ret,          \
+                 void *Self, const void *Opts) {                               \
     return GROUP_CALL(C10dBarrier, -1, -1, nullptr, nullptr, Opts,             \
                       REAL(dlrt_##Backend##_barrier)(Ret, Self, Opts));        \
   }
@@ -369,20 +356,21 @@ C10D_BARRIER(gloo, GLOO)
 C10D_BARRIER(nccl, NCCL)
 
 #define C10D_P2P(Backend, Prefix)                                              \
-  C10D_HOOK(dlrt_##Backend##_send, Prefix "4sendE" VEC "ii", void *,           \
-            void *Ret, void *Self, void *Tensors, int Dst, int Tag) {          \
+  INTERCEPTOR_AS(void *, dlrt_##Backend##_send, Prefix "4sendE" VEC "ii",      \
+                 void *Ret, void *Self, void *Tensors, int Dst, int Tag) {     \
     return GROUP_CALL(                                                         \
         C10dSend, Dst, Tag, Tensors, nullptr, nullptr,                         \
         REAL(dlrt_##Backend##_send)(Ret, Self, Tensors, Dst, Tag));            \
   }                                                                            \
-  C10D_HOOK(dlrt_##Backend##_recv, Prefix "4recvE" VEC "ii", void *,           \
-            void *Ret, void *Self, void *Tensors, int Src, int Tag) {          \
+  INTERCEPTOR_AS(void *, dlrt_##Backend##_recv, Prefix "4recvE" VEC "ii",      \
+                 void *Ret, void *Self, void *Tensors, int Src, int Tag) {     \
     return GROUP_CALL(                                                         \
         C10dRecv, Src, Tag, Tensors, nullptr, nullptr,                         \
         REAL(dlrt_##Backend##_recv)(Ret, Self, Tensors, Src, Tag));            \
   }                                                                            \
-  C10D_HOOK(dlrt_##Backend##_recvAnysource, Prefix "13recvAnysourceE" VEC "i", \
-            void *, void *Ret, void *Self, void *Tensors, int Tag) {           \
+  INTERCEPTOR_AS(void *, dlrt_##Backend##_recvAnysource,                       \
+                 Prefix "13recvAnysourceE" VEC "i", void *Ret, void *Self,     \
+                 void *Tensors, int Tag) {                                     \
     return GROUP_CALL(                                                         \
         C10dRecvAnysource, -1, Tag, Tensors, nullptr, nullptr,                 \
         REAL(dlrt_##Backend##_recvAnysource)(Ret, Self, Tensors, Tag));        \
@@ -393,19 +381,18 @@ C10D_P2P(nccl, NCCL)
 // Construction: (this, const intrusive_ptr<Store>&, int rank, int size,
 // intrusive_ptr<Options> by value, i.e. by address).
 #define C10D_CONSTRUCTOR(Name, Prefix, Which, Tag, Op)                         \
-  C10D_HOOK(                                                                   \
-      dlrt_##Name##_ctor##Which,                                               \
+  INTERCEPTOR_AS(                                                              \
+      void, dlrt_##Name##_ctor##Which,                                         \
       Prefix                                                                   \
       "C" #Which "ERKN3c1013intrusive_ptrINS_5StoreENS1_6detail34intrusive_"   \
       "target_default_null_typeIS3_EEEEiiNS2_INS0_7OptionsENS5_ISA_EEEE",      \
-      void, void *Self, const void *Store, int Rank, int Size,                 \
-      void *Options) {                                                         \
+      void *Self, const void *Store, int Rank, int Size, void *Options) {      \
     REAL(dlrt_##Name##_ctor##Which)(Self, Store, Rank, Size, Options);         \
     if (insideHook() || !trace())                                              \
       return;                                                                  \
     HookScope Scope;                                                           \
     CallSite Site;                                                             \
-    captureCallSite(FRAME, Site);                                              \
+    captureCallSite(HOOK_FRAME, Site);                                         \
     recordCommCreate(registerGroup(Self, Backend::Tag, Rank, Size),            \
                      OpCode::Op, 0, 0, Site, 0);                               \
   }
@@ -446,8 +433,8 @@ bool recordWait(void *HookFrame, const void *Work, Call &&Real) {
 }
 
 #define C10D_WAIT(Name, Symbol)                                                \
-  C10D_HOOK(Name, Symbol WAIT_ARGS, bool, void *Self, long TimeoutMs) {        \
-    return recordWait(FRAME, Self,                                             \
+  INTERCEPTOR_AS(bool, Name, Symbol WAIT_ARGS, void *Self, long TimeoutMs) {   \
+    return recordWait(HOOK_FRAME, Self,                                        \
                       [&] { return REAL(Name)(Self, TimeoutMs); });            \
   }
 C10D_WAIT(dlrt_work_wait, "_ZN4c10d4Work4wait")
@@ -456,7 +443,7 @@ C10D_WAIT(dlrt_gloo_recv_work_wait, GLOO "8RecvWork4wait")
 C10D_WAIT(dlrt_nccl_work_wait, NCCL "8WorkNCCL4wait")
 
 #define C10D_IS_COMPLETED(Name, Symbol)                                        \
-  C10D_HOOK(Name, Symbol, bool, void *Self) {                                  \
+  INTERCEPTOR_AS(bool, Name, Symbol, void *Self) {                             \
     bool Done = REAL(Name)(Self);                                              \
     if (Done && !insideHook())                                                 \
       workDone(Self, false, false);                                            \
@@ -465,19 +452,19 @@ C10D_WAIT(dlrt_nccl_work_wait, NCCL "8WorkNCCL4wait")
 C10D_IS_COMPLETED(dlrt_work_is_completed, "_ZN4c10d4Work11isCompletedEv")
 C10D_IS_COMPLETED(dlrt_nccl_work_is_completed, NCCL "8WorkNCCL11isCompletedEv")
 
-C10D_HOOK(dlrt_gloo_finish_work, GLOO "9AsyncWork14finishWorkGlooEv", void,
-          void *Self) {
+INTERCEPTOR_AS(void, dlrt_gloo_finish_work, GLOO "9AsyncWork14finishWorkGlooEv",
+               void *Self) {
   REAL(dlrt_gloo_finish_work)(Self);
   workDone(Self, false, /*Early=*/true);
 }
-C10D_HOOK(
-    dlrt_gloo_finish_work_error,
+INTERCEPTOR_AS(
+    void, dlrt_gloo_finish_work_error,
     GLOO "9AsyncWork19finishWorkGlooErrorENSt15__exception_ptr13exception_ptrE",
-    void, void *Self, void *Error) {
+    void *Self, void *Error) {
   REAL(dlrt_gloo_finish_work_error)(Self, Error);
   workDone(Self, true, /*Early=*/true);
 }
-C10D_HOOK(dlrt_work_destroyed, "_ZN4c10d4WorkD2Ev", void, void *Self) {
+INTERCEPTOR_AS(void, dlrt_work_destroyed, "_ZN4c10d4WorkD2Ev", void *Self) {
   workForgotten(Self);
   REAL(dlrt_work_destroyed)(Self);
 }
