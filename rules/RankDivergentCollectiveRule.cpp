@@ -228,7 +228,7 @@ void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
   std::string Name = calleeName(Site);
   for (const Engine::ArgumentMismatch &M :
        engine().mismatchedArguments(Site.Call)) {
-    bool Shape = llvm::StringRef(M.Role) == "tensor shape";
+    bool Shape = M.What == AgreedArgument::TensorShape;
     auto Diag = diag(
         Site.Call->getBeginLoc(),
         formatMessage(
@@ -238,7 +238,7 @@ void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
                   : "argument '%1' of collective '%0' differs between ranks; "
                     "every rank must pass the same value or the collective "
                     "hangs or corrupts data",
-            {Name, M.Role}),
+            {Name, agreedArgumentName(M.What)}),
         *SM);
     Diag.note(M.Arg->getBeginLoc(),
               formatMessage("this argument depends on %0", {why(M.Origin)}));

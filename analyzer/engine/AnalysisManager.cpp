@@ -1,5 +1,6 @@
 //===- AnalysisManager.cpp ------------------------------------------------===//
 #include "engine/AnalysisManager.h"
+#include "engine/Engine.h"
 #include "engine/ast/Names.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/cfg/FailStop.h"

@@ -18,15 +18,18 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "api/ApiTable.h"
 #include "engine/Budget.h"
-#include "llvm/ADT/MapVector.h"
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
+#include "engine/Pinned.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/PrunedControlDependence.h"
 #include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
 #include "engine/lattice/Taint.h"
 #include "engine/lattice/VarState.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/MapVector.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -36,6 +39,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace distlint {
@@ -169,6 +173,25 @@ public:
   FunctionFacts &facts() const { return *get()->Body->Facts; }
 };
 
+/// A helper's call analyzed with its arguments bound: the callee and, per
+/// argument, its spelling and what the analysis knows of it there.
+struct SpecializationKey {
+  struct Argument {
+    std::string Spelling;
+    LauncherVariable Names = LauncherVariable::None;
+    bool Varies = false;
+    bool operator<(const Argument &O) const {
+      return std::tie(Spelling, Names, Varies) <
+             std::tie(O.Spelling, O.Names, O.Varies);
+    }
+  };
+  const clang::FunctionDecl *Callee = nullptr;
+  std::vector<Argument> Args;
+  bool operator<(const SpecializationKey &O) const {
+    return std::tie(Callee, Args) < std::tie(O.Callee, O.Args);
+  }
+};
+
 /// The per-TU state behind Engine (Engine::P).
 class AnalysisManager {
 public:
@@ -208,8 +231,7 @@ public:
   llvm::DenseMap<const clang::FieldDecl *, bool> FieldIsRank;
   /// Return values of helpers called with a launcher variable's name
   /// (`envInt("WORLD_SIZE", 1)`), analyzed with that argument bound.
-  std::map<std::pair<const clang::FunctionDecl *, std::string>, Taint>
-      Specialized;
+  std::map<SpecializationKey, Taint> Specialized;
   int SpecializationDepth = 0;
   llvm::DenseMap<const clang::VarDecl *, Taint> GlobalVary;
   /// Does every write of each global seen store the rank? (FieldIsRank.)

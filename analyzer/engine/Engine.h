@@ -16,6 +16,7 @@
 
 #include "api/ApiTable.h"
 #include "engine/Budget.h"
+#include "engine/EngineFacts.h"
 #include "engine/Pinned.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -43,68 +44,6 @@ std::shared_ptr<const Node> functionSequence(Engine &E,
                                              const clang::FunctionDecl *FD,
                                              CalleeTrees &Callees);
 } // namespace collectives
-
-/// Why a value may differ between ranks.
-enum class VaryKind : uint8_t {
-  Rank,      ///< Derived from the rank id.
-  LocalData, ///< Rank-local data: tensor values, clocks, random, files.
-};
-
-/// Where a varying value comes from, for "note: rank comes from here".
-struct VaryOrigin {
-  VaryKind Kind = VaryKind::Rank;
-  clang::SourceLocation Loc;
-  std::string What; ///< e.g. "rank", "local tensor value", "local clock".
-};
-
-/// A lower bound PerWorld * W + Constant on an integer, W the world size.
-struct WorldLinearBound {
-  int64_t PerWorld = 0;
-  int64_t Constant = 0;
-};
-
-/// Answer to "is this value the same on every rank?".
-struct UniformityAnswer {
-  bool Uniform = true;
-  std::optional<VaryOrigin> Origin; ///< Set when !Uniform.
-  /// For a variable read: a name of the value it holds there when one is
-  /// known (its number, or the expression it was assigned from:
-  /// Taint::ValueKey); 0 otherwise.
-  uint64_t ValueName = 0;
-  /// The smallest value it can have, when known (`size`: W).
-  std::optional<WorldLinearBound> AtLeast;
-};
-
-/// One collective (or call that issues collectives) as issued at a site.
-struct CollectiveSite {
-  const clang::CallExpr *Call = nullptr;
-  const api::ApiEntry *Entry = nullptr;        ///< Set for a direct API call.
-  const clang::FunctionDecl *Callee = nullptr; ///< Set for a user function.
-  /// For calls of user functions: the API collective inside it (transitively).
-  const clang::CallExpr *InnerCollective = nullptr;
-};
-
-/// Per-function facts computed once and reused by every rule.
-struct FunctionSummary {
-  bool IssuesCollective = false;
-  /// The first API collective reached (transitively), for notes.
-  const clang::CallExpr *FirstCollective = nullptr;
-  /// Return value varies across ranks even with uniform arguments.
-  std::optional<VaryOrigin> ReturnVaries;
-  /// Parameters whose value flows into the return value.
-  llvm::SmallVector<unsigned, 4> ParamsToReturn;
-  /// Pointer/reference parameters written with a rank-varying value.
-  llvm::SmallVector<std::pair<unsigned, VaryOrigin>, 2> VaryingOutParams;
-  /// Every collective it issues (transitively) is on a communicator one of
-  /// these parameters gives it (bit i: parameter i): called with
-  /// sub-communicators there, it involves only their members.
-  uint64_t CollectiveCommParams = 0;
-  bool CollectivesOnParamComms = false;
-  /// Never returns normally (exit/abort/MPI_Abort on every path).
-  bool NoReturn = false;
-  /// Training-step reachability: backward, optimizer step, forward, collective.
-  bool ReachesTrainingStep = false;
-};
 
 /// A function's CFG facts, kept in memory while a FactsRef to them lives:
 /// the engine drops the facts of functions nobody holds once its result
@@ -234,9 +173,9 @@ public:
   llvm::SmallVector<const clang::FunctionDecl *, 4>
   overriders(const clang::FunctionDecl *Method);
   /// Arguments of a direct API collective that must agree across ranks but
-  /// don't: pairs of (role name, argument expression, origin).
+  /// don't: what disagrees, the argument expression, the origin.
   struct ArgumentMismatch {
-    const char *Role;
+    AgreedArgument What;
     const clang::Expr *Arg;
     VaryOrigin Origin;
   };

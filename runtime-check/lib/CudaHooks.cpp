@@ -1,5 +1,4 @@
-//===- CudaHooks.cpp - Host synchronizations of the CUDA runtime
-//------------===//
+//===- CudaHooks.cpp - Host synchronizations of the CUDA runtime ----------===//
 //
 // Intercepted when the program links the shared cudart: each call is counted
 // at its call-site (no ring record: syncs can be frequent) and watched while

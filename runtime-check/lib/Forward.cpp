@@ -1,5 +1,4 @@
-//===- Forward.cpp - Find the real definition behind a hook
-//----------------===//
+//===- Forward.cpp - Find the real definition behind a hook ---------------===//
 #include "Forward.h"
 
 #include <dlfcn.h>

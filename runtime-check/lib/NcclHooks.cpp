@@ -1,5 +1,4 @@
-//===- NcclHooks.cpp - NCCL entry points, recorded and forwarded
-//-----------===//
+//===- NcclHooks.cpp - NCCL entry points, recorded and forwarded ----------===//
 //
 // Every hook returns exactly what the real NCCL returned and adds no NCCL
 // calls of its own on the job's communicators (it only asks a communicator
@@ -141,8 +140,7 @@ __attribute__((constructor)) void registerNcclAbort() {
 
 } // namespace
 
-// ---- Collectives and point-to-point
-// -------------------------------------------------
+// ---- Collectives and point-to-point -----------------------------------------
 
 INTERCEPTOR(Result, ncclAllReduce, const void *Send, void *Recv, size_t Count,
             DataType Type, RedOp Op, ncclComm_t Comm, cudaStream_t Stream) {
@@ -238,8 +236,7 @@ INTERCEPTOR(Result, ncclRecv, void *Recv, size_t Count, DataType Type, int Peer,
       [&] { return Real(Recv, Count, Type, Peer, Comm, Stream); });
 }
 
-// ---- Groups
-// ---------------------------------------------------------------------------
+// ---- Groups -----------------------------------------------------------------
 
 INTERCEPTOR(Result, ncclGroupStart, void) {
   HOOK_ENTER(ncclGroupStart);
@@ -273,8 +270,7 @@ INTERCEPTOR(Result, ncclGroupEnd, void) {
   return R;
 }
 
-// ---- Communicators
-// --------------------------------------------------------------------------
+// ---- Communicators ----------------------------------------------------------
 
 INTERCEPTOR(Result, ncclCommInitRank, ncclComm_t *Comm, int NRanks,
             ncclUniqueId Id, int Rank) {

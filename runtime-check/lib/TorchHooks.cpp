@@ -58,8 +58,7 @@ using Family = TorchFamily;
 
 enum class Backend { Gloo, Nccl };
 
-// ---- Process groups
-// ---------------------------------------------------------------
+// ---- Process groups ---------------------------------------------------------
 
 std::atomic<uint64_t> Constructed[2];
 
@@ -90,8 +89,7 @@ CommState *groupState(const void *Self) {
   return C;
 }
 
-// ---- Ending the job (DISTLINT_RT_ABORT=1)
-// --------------------------------------------------------------
+// ---- Ending the job (DISTLINT_RT_ABORT=1) -----------------------------------
 // Gloo has no communicator abort. Under distlint-rt run the launcher ends
 // the ranks; under another launcher (torchrun) this rank ends itself, and
 // the launcher then ends the others as for any failed worker.
@@ -107,8 +105,7 @@ __attribute__((constructor)) void registerC10dAbort() {
     setAbortHandler(Api::C10d, abortC10d);
 }
 
-// ---- Work objects
-// -------------------------------------------------------------------
+// ---- Work objects -----------------------------------------------------------
 
 /// Work* -> the slot of the operation it completes. Gloo's worker may
 /// finish a Work before the issuing hook got to remember it: that is kept
@@ -175,8 +172,7 @@ bool workSlot(const void *Work, uint64_t &Slot) {
   return true;
 }
 
-// ---- Recording
-// -----------------------------------------------------------------------
+// ---- Recording --------------------------------------------------------------
 
 /// Finishes the record even when the real call throws (c10::Error): this
 /// file is built with unwind tables and cleanups, never catches.
@@ -249,8 +245,7 @@ struct WaitGuard {
 
 } // namespace
 
-// ---- Hooks
-// ---------------------------------------------------------------------------
+// ---- Hooks ------------------------------------------------------------------
 // INTERCEPTOR_AS(Return, Name, Symbol, Params...) (Intercept.h) defines the
 // hook Name exported as the method's mangled Symbol; REAL(Name) is the
 // definition it hides.
@@ -401,8 +396,7 @@ C10D_CONSTRUCTOR(gloo, GLOO, 2, Gloo, C10dCreateGloo)
 C10D_CONSTRUCTOR(nccl, NCCL, 1, Nccl, C10dCreateNccl)
 C10D_CONSTRUCTOR(nccl, NCCL, 2, Nccl, C10dCreateNccl)
 
-// ---- Work completion
-// ---------------------------------------------------------------------
+// ---- Work completion --------------------------------------------------------
 #define WAIT_ARGS "ENSt6chrono8durationIlSt5ratioILl1ELl1000EEEE"
 
 /// Work::wait (and the overrides of Gloo's send/recv works and WorkNCCL):

@@ -84,7 +84,7 @@ struct Analyzed {
         Out += " diverges(" + D->Origin.What + (D->PassedAt ? ", passed" : "") +
                ")";
       for (const Engine::ArgumentMismatch &M : E->mismatchedArguments(Call))
-        Out += std::string(" mismatch(") + M.Role + ")";
+        Out += std::string(" mismatch(") + agreedArgumentName(M.What) + ")";
       for (const clang::Expr *Arg : Call->arguments())
         Out += E->uniformity(Arg).Uniform ? " u" : " v";
       for (const clang::Stmt *Branch : E->controllingBranches(Call))

@@ -284,12 +284,12 @@ TEST_F(ApiModelTest, EnvReadKnowsTheLauncherVariables) {
   // A name held in a variable that names the rank variable.
   Site ByVar = site("@envvar", "get_env");
   Taint Named;
-  Named.LauncherVar = 1;
+  Named.LauncherVar = LauncherVariable::Rank;
   Env.Values[ByVar.Args[0]] = Named;
   auto Via = ret(Role::EnvRead, ByVar, row(Role::EnvRead, A.count(0)), Env);
   ASSERT_TRUE(Via);
   EXPECT_EQ(Via->Range, RankRange);
-  EXPECT_EQ(Via->LauncherVar, 0);
+  EXPECT_EQ(Via->LauncherVar, LauncherVariable::None);
 }
 
 TEST_F(ApiModelTest, ParseHasTheTaintOfItsText) {

@@ -63,7 +63,7 @@ std::vector<Taint> generatedValues() {
     T.ContentOnly = D[3];
     T.PointeeOnly = D[4];
     T.NonNull = D[5];
-    T.LauncherVar = uint8_t(D[6]);
+    T.LauncherVar = LauncherVariable(D[6]);
     T.Range = Ranges[D[7]];
     T.ShapeKey = ShapeKeys[D[8]];
     T.PendingVary = D[9];
@@ -156,7 +156,9 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapePending; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingVary; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingParams == 0b101; }));
-  EXPECT_TRUE(Takes([](const Taint &T) { return T.LauncherVar == 2; }));
+  EXPECT_TRUE(Takes([](const Taint &T) {
+    return T.LauncherVar == LauncherVariable::WorldSize;
+  }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.UniformContent; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.NonNull && T.Range; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.singleValue(); }));

@@ -1,5 +1,6 @@
 //===- ErrorPaths.cpp -----------------------------------------------------===//
 #include "engine/cfg/ErrorPaths.h"
+#include "engine/Engine.h"
 #include "engine/EngineCache.h"
 
 #include "clang/AST/ExprCXX.h"

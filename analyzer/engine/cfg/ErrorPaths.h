@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
 #include "engine/cfg/CFGFacts.h"
 
 #include "llvm/ADT/SmallPtrSet.h"

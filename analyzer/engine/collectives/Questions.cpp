@@ -588,10 +588,13 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
   const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
   if (!Entry || isa<CXXOperatorCallExpr>(Collective))
     return Out;
-  std::pair<const char *, int> Roles[] = {
-      {"communicator", Entry->Args.Comm}, {"count", Entry->Args.Count},
-      {"root", Entry->Args.Root},         {"reduction op", Entry->Args.Op},
-      {"datatype", Entry->Args.DType},    {"options", Entry->Args.Options}};
+  std::pair<AgreedArgument, int> Roles[] = {
+      {AgreedArgument::Communicator, Entry->Args.Comm},
+      {AgreedArgument::Count, Entry->Args.Count},
+      {AgreedArgument::Root, Entry->Args.Root},
+      {AgreedArgument::ReductionOp, Entry->Args.Op},
+      {AgreedArgument::Datatype, Entry->Args.DType},
+      {AgreedArgument::Options, Entry->Args.Options}};
   // Count and type are not read where the buffer is MPI_IN_PLACE.
   const bool InPlace = collectives::passesInPlace(*this, Collective, Entry);
   // On an inter-communicator each side passes its own root value.
@@ -618,7 +621,8 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
   if (Send >= 0 && Send < (int)Collective->getNumArgs() &&
       isTensorLike(Collective->getArg(Send)->getType()))
     if (auto Origin = shapeVaries(Collective->getArg(Send)))
-      Out.push_back({"tensor shape", Collective->getArg(Send), *Origin});
+      Out.push_back(
+          {AgreedArgument::TensorShape, Collective->getArg(Send), *Origin});
   return Out;
 }
 

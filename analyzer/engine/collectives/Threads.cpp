@@ -1,5 +1,6 @@
 //===- Threads.cpp --------------------------------------------------------===//
 #include "engine/collectives/Threads.h"
+#include "engine/Engine.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"

@@ -1,5 +1,6 @@
 //===- HostDecisions.cpp --------------------------------------------------===//
 #include "HostDecisions.h"
+#include "engine/Engine.h"
 
 #include "engine/Construction.h"
 #include "engine/ast/AstHelpers.h"

@@ -2,6 +2,7 @@
 #include "Syncs.h"
 #include "engine/Construction.h"
 #include "engine/Devices.h"
+#include "engine/Engine.h"
 #include "engine/Values.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -11,7 +11,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
+#include "clang/AST/Expr.h"
 
 #include <string>
 

@@ -10,13 +10,17 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
 
 #include "llvm/ADT/Hashing.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+
+namespace clang {
+class VarDecl;
+} // namespace clang
 
 namespace distlint {
 
@@ -59,6 +63,9 @@ inline uint64_t messageElementKey(uint64_t Message, int64_t Index) {
   return llvm::hash_combine(Message, Index) | 1;
 }
 
+/// The launcher variable a string names (`"RANK"`, `"WORLD_SIZE"`).
+enum class LauncherVariable : uint8_t { None, Rank, WorldSize };
+
 struct Taint {
   bool Vary = false;
   VaryOrigin Origin;   ///< Meaningful when Vary.
@@ -76,9 +83,9 @@ struct Taint {
   /// A pointer known not to be null (getenv of a variable the launcher
   /// always sets).
   bool NonNull = false;
-  /// A string naming a launcher variable: 1 = a rank variable, 2 = the
-  /// world size. getenv() with it reads that variable (through helpers too).
-  uint8_t LauncherVar = 0;
+  /// A string naming a launcher variable: getenv() with it reads that
+  /// variable (through helpers too).
+  LauncherVariable LauncherVar = LauncherVariable::None;
   /// Tensors: a hash of the shape when it is a known constant (built by
   /// `zeros({1})`, `reshape({1})`...); 0 = unknown.
   uint64_t ShapeKey = 0;
@@ -161,7 +168,7 @@ struct Taint {
     NonNull = NonNull && O.NonNull;
     IsRank = IsRank && O.IsRank;
     if (LauncherVar != O.LauncherVar)
-      LauncherVar = 0;
+      LauncherVar = LauncherVariable::None;
     // ContentOnly and PointeeOnly qualify the varying side; between two
     // values of the same variance both must hold.
     if (Vary == O.Vary) {

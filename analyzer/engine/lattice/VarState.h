@@ -20,6 +20,10 @@
 #include <iterator>
 #include <map>
 
+namespace clang {
+class FieldDecl;
+} // namespace clang
+
 namespace distlint {
 
 /// A variable, one of the fields reached from it, or one of its elements

@@ -111,14 +111,14 @@ std::optional<Taint> envReadReturn(const CallModelContext &C, ModelEnv &Env) {
   }
   // A variable name computed elsewhere: the value carries its taint.
   Taint T = Env.eval(NameArg);
-  if (T.LauncherVar == 1) {
+  if (T.LauncherVar == LauncherVariable::Rank) {
     T.Range = IntRange{{0, 0}, {1, -1}};
     T.NonNull = true;
-    T.LauncherVar = 0;
+    T.LauncherVar = LauncherVariable::None;
     T.UniformContent = false;
     return T;
   }
-  if (T.LauncherVar == 2 && !T.depends()) {
+  if (T.LauncherVar == LauncherVariable::WorldSize && !T.depends()) {
     Taint W = worldSizeValue();
     W.NonNull = true;
     return W;

@@ -1,6 +1,7 @@
 //===- DataLoaders.cpp ----------------------------------------------------===//
 #include "DataLoaders.h"
 #include "engine/Construction.h"
+#include "engine/Engine.h"
 #include "engine/ObjectFlow.h"
 #include "engine/RoleSites.h"
 #include "engine/UserCode.h"

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
 #include "engine/Loops.h"
 #include "engine/objects/ObjectRef.h"
 

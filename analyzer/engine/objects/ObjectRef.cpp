@@ -1,6 +1,7 @@
 //===- ObjectRef.cpp ------------------------------------------------------===//
 #include "ObjectRef.h"
 #include "engine/Construction.h"
+#include "engine/Engine.h"
 #include "engine/Loops.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"

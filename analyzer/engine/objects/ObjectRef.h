@@ -9,7 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
+#include "clang/AST/Decl.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace distlint {

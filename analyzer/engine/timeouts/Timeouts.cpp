@@ -1,6 +1,7 @@
 //===- Timeouts.cpp -------------------------------------------------------===//
 #include "Timeouts.h"
 #include "engine/Construction.h"
+#include "engine/Engine.h"
 #include "engine/Loops.h"
 #include "engine/ObjectFlow.h"
 #include "engine/RoleSites.h"

@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>

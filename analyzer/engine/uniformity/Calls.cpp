@@ -455,16 +455,15 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
                                       llvm::ArrayRef<const Expr *> Args,
                                       const VarState &S) {
   std::vector<Taint> Bound;
-  std::string Key;
+  SpecializationKey Key{Callee, {}};
   bool Named = false;
   for (const Expr *A : Args) {
     Bound.push_back(eval(A, S));
-    Named = Named || Bound.back().LauncherVar;
+    Named = Named || Bound.back().LauncherVar != LauncherVariable::None;
     // The same spelling can carry another value elsewhere (a variable
     // holding a name): the key includes what the analysis knows of it.
-    Key += sourceText(A, E.context()) + "\x1f" +
-           std::to_string(Bound.back().LauncherVar) +
-           (Bound.back().Vary ? "v" : "u") + "\x1f";
+    Key.Args.push_back({sourceText(A, E.context()), Bound.back().LauncherVar,
+                        Bound.back().Vary});
   }
   if (!Named || Callee->getNumParams() != Args.size())
     return std::nullopt;
@@ -472,7 +471,7 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
     P.Limits.hit("specialization depth", Callee->getNameAsString());
     return std::nullopt;
   }
-  auto It = P.Specialized.find({Callee, Key});
+  auto It = P.Specialized.find(Key);
   if (It != P.Specialized.end())
     return It->second;
   FunctionResult Scratch;
@@ -485,7 +484,7 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
     P.Limits.hit("specialization size", Callee->getNameAsString());
     return std::nullopt;
   }
-  P.Specialized[{Callee, Key}] = Taint(); // Recursion: uniform.
+  P.Specialized[Key] = Taint(); // Recursion: uniform.
   P.computeDoomed(Callee, Scratch);
   Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
   ++P.SpecializationDepth;
@@ -496,7 +495,7 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   Taint Ret = Scratch.ReturnTaint;
   Ret.Params = 0;
   Ret.ValueKey = 0; // Names the callee's expression, not the caller's value.
-  P.Specialized[{Callee, Key}] = Ret;
+  P.Specialized[Key] = Ret;
   return Ret;
 }
 

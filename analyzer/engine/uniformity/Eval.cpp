@@ -223,14 +223,14 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
       Taint T = Taint::varying(VaryKind::Rank, SL->getBeginLoc(),
                                "rank (environment variable " +
                                    SL->getString().str() + ")");
-      T.LauncherVar = 1;
+      T.LauncherVar = LauncherVariable::Rank;
       return T;
     }
     Taint T;
     T.UniformContent = true;
     if (SL->getCharByteWidth() == 1 &&
         api::envVariable(SL->getString(), Role::WorldSizeSource))
-      T.LauncherVar = 2;
+      T.LauncherVar = LauncherVariable::WorldSize;
     return T;
   }
   if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, LambdaExpr,

@@ -1,0 +1,126 @@
+//===- EngineFacts.h - The engine's shared vocabulary -----------*- C++ -*-===//
+//
+// The small types the engine's answers are made of (why a value varies,
+// a uniformity answer, a collective site, a function's summary). They sit
+// below everything: the lattices, the analyses and the facade (Engine.h)
+// include this header, so none of them needs the facade.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace clang {
+class CallExpr;
+class FunctionDecl;
+} // namespace clang
+
+namespace distlint {
+namespace api {
+struct ApiEntry;
+} // namespace api
+
+class Engine; // The facade (Engine.h): analyses take it by reference.
+
+/// Why a value may differ between ranks.
+enum class VaryKind : uint8_t {
+  Rank,      ///< Derived from the rank id.
+  LocalData, ///< Rank-local data: tensor values, clocks, random, files.
+};
+
+/// Where a varying value comes from, for "note: rank comes from here".
+struct VaryOrigin {
+  VaryKind Kind = VaryKind::Rank;
+  clang::SourceLocation Loc;
+  std::string What; ///< e.g. "rank", "local tensor value", "local clock".
+};
+
+/// A lower bound PerWorld * W + Constant on an integer, W the world size.
+struct WorldLinearBound {
+  int64_t PerWorld = 0;
+  int64_t Constant = 0;
+};
+
+/// Answer to "is this value the same on every rank?".
+struct UniformityAnswer {
+  bool Uniform = true;
+  std::optional<VaryOrigin> Origin; ///< Set when !Uniform.
+  /// For a variable read: a name of the value it holds there when one is
+  /// known (its number, or the expression it was assigned from:
+  /// Taint::ValueKey); 0 otherwise.
+  uint64_t ValueName = 0;
+  /// The smallest value it can have, when known (`size`: W).
+  std::optional<WorldLinearBound> AtLeast;
+};
+
+/// What every rank must pass alike to a collective (an argument by its role,
+/// or the shape of the tensors it contributes).
+enum class AgreedArgument : uint8_t {
+  Communicator,
+  Count,
+  Root,
+  ReductionOp,
+  Datatype,
+  Options,
+  TensorShape,
+};
+
+/// How messages name it ("argument 'root' of ...").
+inline const char *agreedArgumentName(AgreedArgument A) {
+  switch (A) {
+  case AgreedArgument::Communicator:
+    return "communicator";
+  case AgreedArgument::Count:
+    return "count";
+  case AgreedArgument::Root:
+    return "root";
+  case AgreedArgument::ReductionOp:
+    return "reduction op";
+  case AgreedArgument::Datatype:
+    return "datatype";
+  case AgreedArgument::Options:
+    return "options";
+  case AgreedArgument::TensorShape:
+    return "tensor shape";
+  }
+  return "argument";
+}
+
+/// One collective (or call that issues collectives) as issued at a site.
+struct CollectiveSite {
+  const clang::CallExpr *Call = nullptr;
+  const api::ApiEntry *Entry = nullptr;        ///< Set for a direct API call.
+  const clang::FunctionDecl *Callee = nullptr; ///< Set for a user function.
+  /// For calls of user functions: the API collective inside it (transitively).
+  const clang::CallExpr *InnerCollective = nullptr;
+};
+
+/// Per-function facts computed once and reused by every rule.
+struct FunctionSummary {
+  bool IssuesCollective = false;
+  /// The first API collective reached (transitively), for notes.
+  const clang::CallExpr *FirstCollective = nullptr;
+  /// Return value varies across ranks even with uniform arguments.
+  std::optional<VaryOrigin> ReturnVaries;
+  /// Parameters whose value flows into the return value.
+  llvm::SmallVector<unsigned, 4> ParamsToReturn;
+  /// Pointer/reference parameters written with a rank-varying value.
+  llvm::SmallVector<std::pair<unsigned, VaryOrigin>, 2> VaryingOutParams;
+  /// Every collective it issues (transitively) is on a communicator one of
+  /// these parameters gives it (bit i: parameter i): called with
+  /// sub-communicators there, it involves only their members.
+  uint64_t CollectiveCommParams = 0;
+  bool CollectivesOnParamComms = false;
+  /// Never returns normally (exit/abort/MPI_Abort on every path).
+  bool NoReturn = false;
+  /// Training-step reachability: backward, optimizer step, forward, collective.
+  bool ReachesTrainingStep = false;
+};
+
+} // namespace distlint
