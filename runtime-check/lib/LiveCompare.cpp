@@ -1,23 +1,19 @@
-//===- LiveCompare.cpp - Compare the ranks' traces while the job runs
-//------===//
+//===- LiveCompare.cpp - Compare the ranks' traces while the job runs ---===//
 //
 // Runs on the watchdog thread only, so its state needs no locks. Each poll
 // reads the records committed since the last one, in this rank's trace and
 // in the mapped traces of the other ranks, and files every collective under
 // (communicator, sequence number). A record is copied out and its commit
 // word checked again afterwards, so a slot the ring reused meanwhile is
-// dropped, never half-read.
+// dropped, never half-read. Reading the traces: LiveSources.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "LiveCompare.h"
+#include "LiveSources.h"
 #include "PythonFrames.h"
 #include "Runtime.h"
 #include "Support.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,6 +29,8 @@
 namespace distlint {
 namespace rt {
 
+using namespace live;
+
 namespace {
 
 constexpr uint64_t kRescanNs = 250000000ull;         // Look for new traces.
@@ -43,43 +41,6 @@ constexpr size_t kMaxEntries = 1u << 16;
 /// the other has not reached, on different communicators: a deadlock.
 constexpr uint64_t kCrossWaitNs = 500000000ull;
 
-/// What the comparison needs of a record.
-struct Snapshot {
-  uint64_t Slot = 0, Seq = 0, CommId = 0, Count = 0, StartNs = 0, Aux = 0;
-  uint16_t Op = 0, ApiId = 0;
-  int32_t DataType = -1, RedOp = -1, Peer = -1, CommRank = -1, CommSize = 0;
-  uint32_t Tid = 0;
-  PackedFrame Frame = 0;
-};
-
-/// A trace being followed: this rank's own or another rank's (mapped).
-struct Source {
-  bool Own = false;
-  int Pid = 0;
-  const TraceHeader *Header = nullptr;
-  const TraceRecord *Ring = nullptr;
-  uint64_t Mask = 0;
-  void *Map = nullptr;
-  size_t Bytes = 0;
-  uint64_t Cursor = 0;
-  bool Ended = false;
-  Snapshot EndRec;
-  std::unordered_map<uint64_t, uint64_t> LastSeq; ///< Per communicator.
-  std::unordered_map<uint64_t, Snapshot> CommEnded;
-  /// The newest record read, when this watchdog first saw it, its kind.
-  Snapshot Newest;
-  uint32_t NewestKind = 0;
-  uint64_t NewestSinceNs = 0;
-  bool HasNewest = false;
-  /// The thread that issued its operations; another one (Multithreaded)
-  /// may be about to issue what the first waits for.
-  uint32_t IssuerTid = 0;
-  bool Multithreaded = false;
-
-  int rank() const { return Header->Rank.load(std::memory_order_relaxed); }
-  bool member(uint64_t Comm) const { return LastSeq.count(Comm) != 0; }
-};
-
 struct Entry {
   Snapshot First;
   size_t FirstSource = 0;
@@ -88,7 +49,7 @@ struct Entry {
 };
 
 struct State {
-  std::vector<std::unique_ptr<Source>> Sources; ///< [0] is this rank.
+  live::Sources Sources; ///< [0] is this rank.
   std::map<std::pair<uint64_t, uint64_t>, Entry> Entries;
   uint64_t NextScanNs = 0, NextSweepNs = 0;
   bool Reported = false;
@@ -99,30 +60,6 @@ State &state() {
   static State *S =
       new State(); // Never destroyed: the watchdog may outlive exit.
   return *S;
-}
-
-bool copyRecord(const TraceRecord &R, uint64_t Slot, Snapshot &Out,
-                uint32_t &Kind) {
-  if (R.Commit.load(std::memory_order_acquire) != Slot + 1)
-    return false;
-  Out.Slot = Slot;
-  Out.Seq = R.Seq;
-  Out.CommId = R.CommId;
-  Out.Count = R.Count;
-  Out.StartNs = R.StartNs;
-  Out.Aux = R.Aux;
-  Out.Op = R.Op;
-  Out.ApiId = R.ApiId;
-  Out.DataType = R.DataType;
-  Out.RedOp = R.RedOp;
-  Out.Peer = R.Peer;
-  Out.CommRank = R.CommRank;
-  Out.CommSize = R.CommSize;
-  Out.Tid = R.Tid;
-  Out.Frame = R.Frames[0];
-  Kind = R.Kind;
-  std::atomic_thread_fence(std::memory_order_acquire);
-  return R.Commit.load(std::memory_order_relaxed) == Slot + 1;
 }
 
 /// "ProcessGroup::allreduce(count=1, float32, shape [1]) at train.py:25 in
@@ -143,87 +80,6 @@ void describeCall(const TraceHeader &H, const Snapshot &R, char *Buf,
   describeFrame(H, R.Frame, Where, sizeof(Where));
   if (N < int(Size))
     std::snprintf(Buf + N, Size - size_t(N), ") at %s", Where);
-}
-
-/// Maps a trace of another rank of this run, or returns null.
-std::unique_ptr<Source> mapPeer(const std::string &Path, uint64_t RunId,
-                                int OwnPid) {
-  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (Fd < 0)
-    return nullptr;
-  struct stat St;
-  TraceHeader Peek;
-  bool Ok =
-      fstat(Fd, &St) == 0 && size_t(St.st_size) >= sizeof(TraceHeader) &&
-      pread(Fd, &Peek, sizeof(Peek), 0) == ssize_t(sizeof(Peek)) &&
-      std::memcmp(Peek.Magic, kTraceMagic, sizeof(kTraceMagic)) == 0 &&
-      Peek.Version == kTraceVersion &&
-      Peek.RecordBytes == sizeof(TraceRecord) && Peek.RunId == RunId &&
-      Peek.Pid != OwnPid && Peek.ForkParentPid == 0 &&
-      Peek.FileBytes <= uint64_t(St.st_size) &&
-      Peek.RecordsOffset + uint64_t(Peek.Capacity) * sizeof(TraceRecord) <=
-          Peek.FileBytes &&
-      Peek.Capacity && (Peek.Capacity & (Peek.Capacity - 1)) == 0;
-  if (!Ok) {
-    close(Fd);
-    return nullptr;
-  }
-  void *Map = mmap(nullptr, Peek.FileBytes, PROT_READ, MAP_SHARED, Fd, 0);
-  close(Fd);
-  if (Map == MAP_FAILED)
-    return nullptr;
-  auto S = std::make_unique<Source>();
-  S->Pid = Peek.Pid;
-  S->Map = Map;
-  S->Bytes = Peek.FileBytes;
-  S->Header = static_cast<const TraceHeader *>(Map);
-  S->Ring = reinterpret_cast<const TraceRecord *>(
-      static_cast<const char *>(Map) + Peek.RecordsOffset);
-  S->Mask = Peek.Capacity - 1;
-  return S;
-}
-
-/// Which other ranks this one follows: all of them in small jobs, else its
-/// neighbours by global rank.
-bool wanted(int OwnRank, int PeerRank, int WorldSize) {
-  if (WorldSize <= int(kLiveAllPairsLimit) || OwnRank < 0 || PeerRank < 0)
-    return true;
-  return PeerRank == (OwnRank + 1) % WorldSize ||
-         PeerRank == (OwnRank + WorldSize - 1) % WorldSize;
-}
-
-void scanDirectory(State &S, TraceWriter &Own) {
-  DIR *D = opendir(S.Dir.c_str());
-  if (!D)
-    return;
-  const TraceHeader &OwnH = Own.header();
-  int OwnRank = OwnH.Rank.load(std::memory_order_relaxed);
-  while (dirent *E = readdir(D)) {
-    const char *Name = E->d_name;
-    size_t Len = std::strlen(Name);
-    if (std::strncmp(Name, "distlint-rt.", 12) != 0 || Len < 7 ||
-        std::strcmp(Name + Len - 6, ".trace") != 0)
-      continue;
-    // The pid is the last dotted part before ".trace".
-    const char *End = Name + Len - 6, *Dot = End;
-    while (Dot > Name && Dot[-1] != '.')
-      --Dot;
-    int Pid = std::atoi(Dot);
-    bool Known = Pid == OwnH.Pid;
-    for (const auto &Src : S.Sources)
-      Known |= Src->Pid == Pid;
-    if (Known)
-      continue;
-    auto Peer = mapPeer(S.Dir + "/" + Name, OwnH.RunId, OwnH.Pid);
-    if (!Peer)
-      continue;
-    if (!wanted(OwnRank, Peer->rank(), OwnH.WorldSize)) {
-      munmap(Peer->Map, Peer->Bytes);
-      continue;
-    }
-    S.Sources.push_back(std::move(Peer));
-  }
-  closedir(D);
 }
 
 bool isEnd(uint32_t Kind, const Snapshot &R) {
@@ -582,7 +438,7 @@ void liveCompare(TraceWriter &Own, uint64_t Now) {
     S.Dir = config().Dir;
   }
   if (Now >= S.NextScanNs) {
-    scanDirectory(S, Own);
+    scanDirectory(S.Dir, S.Sources, Own);
     int World = Own.header().WorldSize;
     bool AllSeen =
         World > 0 &&

@@ -11,6 +11,7 @@
 #include "PendingTable.h"
 #include "PythonFrames.h"
 #include "Support.h"
+#include "TraceNames.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -27,9 +28,6 @@ namespace {
 
 AbortHandler AbortHandlers[kNumApis];
 std::atomic<int> WatchdogStarted{0};
-
-/// The 32-bit form distlint-rt report shows.
-uint64_t shortId(uint64_t Id) { return (Id >> 32) ^ (Id & 0xffffffffull); }
 
 void abortComm(CommState *Comm) {
   if (!Comm || Comm->AbortIssued.exchange(1))
@@ -51,7 +49,7 @@ void abortComm(CommState *Comm) {
     T->commit(R, Slot);
   }
   logLine("rank %d: aborting communicator %08llx (DISTLINT_RT_ABORT=1)",
-          globalRank(), (unsigned long long)shortId(Comm->Id));
+          globalRank(), (unsigned long long)shortCommId(Comm->Id));
   Handler(Comm);
 }
 
@@ -152,7 +150,7 @@ void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
     logLine("rank %d: %s #%llu on communicator %08llx not complete after %.1f "
             "s (call-site %s); run `distlint-rt report %s`",
             globalRank(), What, (unsigned long long)Op->Seq,
-            (unsigned long long)shortId(Op->CommId), Seconds, Where,
+            (unsigned long long)shortCommId(Op->CommId), Seconds, Where,
             config().Dir.c_str());
   else
     logLine("rank %d: blocked in %s for %.1f s (call-site %s); run "

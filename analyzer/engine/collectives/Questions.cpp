@@ -4,8 +4,8 @@
 // which calls issue one, the per-function collective summary, which rank-
 // dependent branch (or throw) makes a collective divergent, with the ordered
 // comparison of its arms (Divergence.h), and which arguments that must
-// agree differ between ranks. Built on the uniformity results of the
-// AnalysisManager.
+// agree differ between ranks (Arguments.cpp). Built on the uniformity results
+// of the AnalysisManager.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/Engine.h"
@@ -580,50 +580,6 @@ Engine::thrownPast(const CallExpr *Collective) {
       }
   }
   return std::nullopt;
-}
-
-std::vector<Engine::ArgumentMismatch>
-Engine::mismatchedArguments(const CallExpr *Collective) {
-  std::vector<ArgumentMismatch> Out;
-  const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
-  if (!Entry || isa<CXXOperatorCallExpr>(Collective))
-    return Out;
-  std::pair<AgreedArgument, int> Roles[] = {
-      {AgreedArgument::Communicator, Entry->Args.Comm},
-      {AgreedArgument::Count, Entry->Args.Count},
-      {AgreedArgument::Root, Entry->Args.Root},
-      {AgreedArgument::ReductionOp, Entry->Args.Op},
-      {AgreedArgument::Datatype, Entry->Args.DType},
-      {AgreedArgument::Options, Entry->Args.Options}};
-  // Count and type are not read where the buffer is MPI_IN_PLACE.
-  const bool InPlace = collectives::passesInPlace(*this, Collective, Entry);
-  // On an inter-communicator each side passes its own root value.
-  const bool InterRoot =
-      collectives::passesInterRoot(*this, Collective, Entry);
-  for (auto [Name, Idx] : Roles) {
-    if (Idx < 0 || Idx >= (int)Collective->getNumArgs())
-      continue;
-    if (InPlace && (Idx == Entry->Args.Count || Idx == Entry->Args.DType))
-      continue;
-    if (InterRoot && Idx == Entry->Args.Root)
-      continue;
-    const Expr *Arg = Collective->getArg(Idx);
-    if (isa<CXXDefaultArgExpr>(Arg))
-      continue;
-    UniformityAnswer A = uniformity(Arg);
-    if (!A.Uniform && A.Origin &&
-        !collectives::argumentAgreedByRankClasses(
-            *this, enclosingFunction(Collective), Collective, Idx))
-      Out.push_back({Name, Arg, *A.Origin});
-  }
-  // Tensors (c10d): the shapes each rank contributes must agree.
-  int Send = Entry->Args.Send;
-  if (Send >= 0 && Send < (int)Collective->getNumArgs() &&
-      isTensorLike(Collective->getArg(Send)->getType()))
-    if (auto Origin = shapeVaries(Collective->getArg(Send)))
-      Out.push_back(
-          {AgreedArgument::TensorShape, Collective->getArg(Send), *Origin});
-  return Out;
 }
 
 } // namespace distlint

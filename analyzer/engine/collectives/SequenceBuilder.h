@@ -68,6 +68,11 @@ bool endsJob(Engine &E, const clang::CallExpr *Call);
 
 /// Key of the choice a branch or loop terminator makes.
 ChoiceKey choiceKey(Engine &E, const clang::Stmt *Terminator);
+/// A counted loop over peers whose every call is a send or receive with the
+/// peer its counter names: seen from any one peer, one exchange.
+bool oneExchangePerPeer(Engine &E, const clang::Stmt *T, const NodeRef &Body);
+/// A counted loop that runs at least once.
+bool atLeastOnce(Engine &E, const clang::Stmt *T);
 
 /// Trees of called user functions, shared by the builders of one question:
 /// each callee is built once; recursion yields nothing, and so do call

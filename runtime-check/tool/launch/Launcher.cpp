@@ -305,8 +305,8 @@ std::string findPreloadLibrary(const std::string &Argv0) {
        {Dir + "/../lib/libdistlint-rt.so", Dir + "/libdistlint-rt.so"})
     if (access(Candidate.c_str(), R_OK) == 0) {
       char Real[4096];
-      std::string Library = preloadablePath(
-          realpath(Candidate.c_str(), Real) ? Real : Candidate);
+      std::string Library =
+          preloadablePath(realpath(Candidate.c_str(), Real) ? Real : Candidate);
 #ifdef DLRT_SANITIZER_RUNTIME
       // A sanitized build: the runtime must come first in every process the
       // library is preloaded into, instrumented or not.

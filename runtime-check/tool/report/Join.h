@@ -49,9 +49,9 @@ const char *verdictName(Verdict V);
 struct JoinedFinding {
   StaticFinding Finding;
   Verdict Result = Verdict::NotReached;
-  std::string Evidence;            ///< One sentence: why this verdict.
-  std::map<int, uint64_t> Counts;  ///< Global rank -> issues at the site.
-  bool ViaNote = false;            ///< Matched a note's line, not the finding's.
+  std::string Evidence;           ///< One sentence: why this verdict.
+  std::map<int, uint64_t> Counts; ///< Global rank -> issues at the site.
+  bool ViaNote = false;           ///< Matched a note's line, not the finding's.
 };
 
 /// A runtime problem (divergence, hang, unmatched point-to-point).

@@ -1,4 +1,5 @@
-//===- Symbolizer.cpp - Code addresses to file:line, offline ---------------===//
+//===- Symbolizer.cpp - Code addresses to file:line, offline
+//---------------===//
 #include "Symbolizer.h"
 
 #include <nlohmann/json.hpp>
@@ -34,7 +35,8 @@ std::string findProgram(const std::string &Name) {
   return "";
 }
 
-bool runCapture(const std::vector<std::string> &Argv, std::string &Output, int *ExitCode) {
+bool runCapture(const std::vector<std::string> &Argv, std::string &Output,
+                int *ExitCode) {
   int Pipe[2];
   if (pipe2(Pipe, O_CLOEXEC) != 0)
     return false;
@@ -56,7 +58,8 @@ bool runCapture(const std::vector<std::string> &Argv, std::string &Output, int *
     Env.push_back(const_cast<char *>(E.c_str()));
   Env.push_back(nullptr);
   pid_t Pid;
-  int Err = posix_spawnp(&Pid, Args[0], &Actions, nullptr, Args.data(), Env.data());
+  int Err =
+      posix_spawnp(&Pid, Args[0], &Actions, nullptr, Args.data(), Env.data());
   posix_spawn_file_actions_destroy(&Actions);
   close(Pipe[1]);
   if (Err != 0) {
@@ -106,7 +109,8 @@ void Symbolizer::run() {
     bool Ok = !ToolPath.empty() && stat(Module.c_str(), &St) == 0;
     for (size_t Begin = 0; Ok && Begin < Offsets.size(); Begin += 400) {
       std::vector<uint64_t> Chunk(Offsets.begin() + Begin,
-                                  Offsets.begin() + std::min(Offsets.size(), Begin + 400));
+                                  Offsets.begin() +
+                                      std::min(Offsets.size(), Begin + 400));
       Ok = IsLlvm ? runLlvm(Module, Chunk) : runAddr2line(Module, Chunk);
     }
     for (uint64_t O : Offsets)
@@ -121,9 +125,11 @@ static std::string hex(uint64_t V) {
   return Buf;
 }
 
-bool Symbolizer::runLlvm(const std::string &Module, const std::vector<uint64_t> &Offsets) {
-  std::vector<std::string> Argv = {ToolPath, "--output-style=JSON", "--inlining",
-                                   "--demangle", "--obj=" + Module};
+bool Symbolizer::runLlvm(const std::string &Module,
+                         const std::vector<uint64_t> &Offsets) {
+  std::vector<std::string> Argv = {ToolPath, "--output-style=JSON",
+                                   "--inlining", "--demangle",
+                                   "--obj=" + Module};
   for (uint64_t O : Offsets)
     Argv.push_back(hex(O));
   std::string Out;
@@ -143,7 +149,8 @@ bool Symbolizer::runLlvm(const std::string &Module, const std::vector<uint64_t> 
       if (!Line.empty())
         Entries.push_back(nlohmann::json::parse(Line, nullptr, false));
   }
-  for (size_t Index = 0; Index < Entries.size() && Index < Offsets.size(); ++Index) {
+  for (size_t Index = 0; Index < Entries.size() && Index < Offsets.size();
+       ++Index) {
     const nlohmann::json &J = Entries[Index];
     std::vector<SourceLoc> Chain;
     if (J.is_object() && J.contains("Symbol") && J["Symbol"].is_array())
@@ -164,7 +171,8 @@ bool Symbolizer::runLlvm(const std::string &Module, const std::vector<uint64_t> 
 bool Symbolizer::runAddr2line(const std::string &Module,
                               const std::vector<uint64_t> &Offsets) {
   // -a prints each address first, so inlined frames can be grouped.
-  std::vector<std::string> Argv = {ToolPath, "-e", Module, "-a", "-f", "-i", "-C"};
+  std::vector<std::string> Argv = {ToolPath, "-e", Module, "-a",
+                                   "-f",     "-i", "-C"};
   for (uint64_t O : Offsets)
     Argv.push_back(hex(O));
   std::string Out;

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "Merge.h"
 #include "MpiLaunch.h"
+#include "RunManifest.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,5 @@
-//===- Join.cpp - Verdicts for distlint's static findings ------------------===//
+//===- Join.cpp - Verdicts for distlint's static findings
+//------------------===//
 #include "Join.h"
 
 #include <nlohmann/json.hpp>
@@ -49,7 +50,8 @@ bool readFindings(const std::string &Path, std::vector<StaticFinding> &Out,
     if (F.contains("notes") && F["notes"].is_array())
       for (const json &N : F["notes"])
         if (N.is_object())
-          S.Notes.push_back({N.value("file", ""), N.value("line", 0u), N.value("message", "")});
+          S.Notes.push_back({N.value("file", ""), N.value("line", 0u),
+                             N.value("message", "")});
     if (S.File.empty() || S.Line == 0) {
       Error = Path + ": a finding without file and line";
       return false;
@@ -63,7 +65,9 @@ namespace {
 
 using LineKey = std::pair<std::string, unsigned>;
 
-LineKey key(const std::string &File, unsigned Line) { return {normalizePath(File), Line}; }
+LineKey key(const std::string &File, unsigned Line) {
+  return {normalizePath(File), Line};
+}
 
 /// Same line, and the same file - or, when the trees differ (built in one
 /// place, analyzed in another), the same directory and file name.
@@ -82,7 +86,8 @@ bool sameLine(const LineKey &A, const LineKey &B) {
   return LastTwo(A.first) == LastTwo(B.first);
 }
 
-bool recordMatches(const Sites &S, int Trace, const Record &R, const std::vector<LineKey> &Keys) {
+bool recordMatches(const Sites &S, int Trace, const Record &R,
+                   const std::vector<LineKey> &Keys) {
   for (const SourceLoc &L : S.locations(Trace, R)) {
     LineKey K = key(L.File, L.Line);
     for (const LineKey &W : Keys)
@@ -92,7 +97,8 @@ bool recordMatches(const Sites &S, int Trace, const Record &R, const std::vector
   return false;
 }
 
-bool frameMatches(const Sites &S, int Trace, PackedFrame F, const std::vector<LineKey> &Keys) {
+bool frameMatches(const Sites &S, int Trace, PackedFrame F,
+                  const std::vector<LineKey> &Keys) {
   for (const SourceLoc &L : S.frame(Trace, F)) {
     LineKey K = key(L.File, L.Line);
     for (const LineKey &W : Keys)
@@ -107,12 +113,14 @@ bool countable(const Record &R) {
 }
 
 struct SiteCounts {
-  std::map<uint64_t, std::map<int, uint64_t>> ByComm; ///< Comm -> trace -> count.
-  std::map<int, uint64_t> Syncs;                       ///< Trace -> count.
+  std::map<uint64_t, std::map<int, uint64_t>>
+      ByComm;                    ///< Comm -> trace -> count.
+  std::map<int, uint64_t> Syncs; ///< Trace -> count.
   uint64_t Total = 0;
 };
 
-SiteCounts countAt(const Analysis &A, const Sites &S, const std::vector<LineKey> &Keys) {
+SiteCounts countAt(const Analysis &A, const Sites &S,
+                   const std::vector<LineKey> &Keys) {
   SiteCounts C;
   for (size_t T = 0; T < A.Traces.size(); ++T) {
     for (const Record &R : A.Traces[T].Records)
@@ -137,8 +145,8 @@ std::vector<RuntimeProblem> runtimeProblems(const Analysis &A, const Sites &S) {
     const Divergence &D = A.Divergences[I];
     RuntimeProblem R{"divergence", I, D.Issued, ""};
     R.Records.insert(R.Records.end(), D.SplitOps.begin(), D.SplitOps.end());
-    R.Summary = "communicator " + commName(D.CommId) + " diverged at operation #" +
-                std::to_string(D.Seq);
+    R.Summary = "communicator " + commName(D.CommId) +
+                " diverged at operation #" + std::to_string(D.Seq);
     if (!D.Issued.empty())
       R.Summary += " (" + describeOp(*D.Issued.front().Rec) + " at " +
                    S.where(D.Issued.front().Trace, *D.Issued.front().Rec) + ")";
@@ -163,9 +171,10 @@ std::vector<RuntimeProblem> runtimeProblems(const Analysis &A, const Sites &S) {
       R.Records.push_back(X.LastSend);
     if (X.LastRecv.Rec)
       R.Records.push_back(X.LastRecv);
-    R.Summary = "communicator " + commName(X.CommId) + ": rank " + std::to_string(X.From) +
-                " sent " + std::to_string(X.Sends) + " message(s) to rank " +
-                std::to_string(X.To) + ", which received " + std::to_string(X.Recvs);
+    R.Summary = "communicator " + commName(X.CommId) + ": rank " +
+                std::to_string(X.From) + " sent " + std::to_string(X.Sends) +
+                " message(s) to rank " + std::to_string(X.To) +
+                ", which received " + std::to_string(X.Recvs);
     P.push_back(std::move(R));
   }
   for (size_t I = 0; I < A.AsyncErrors.size(); ++I) {
@@ -178,7 +187,8 @@ std::vector<RuntimeProblem> runtimeProblems(const Analysis &A, const Sites &S) {
   return P;
 }
 
-JoinResult join(const Analysis &A, const Sites &S, const std::vector<StaticFinding> &Findings) {
+JoinResult join(const Analysis &A, const Sites &S,
+                const std::vector<StaticFinding> &Findings) {
   JoinResult Out;
   std::vector<RuntimeProblem> Problems = runtimeProblems(A, S);
   std::vector<bool> Predicted(Problems.size(), false);
@@ -208,7 +218,8 @@ JoinResult join(const Analysis &A, const Sites &S, const std::vector<StaticFindi
         if (recordMatches(S, Op.Trace, *Op.Rec, All)) {
           Predicted[P] = true;
           if (ProblemHere.empty() &&
-              (Problems[P].Kind != "hang" || recordMatches(S, Op.Trace, *Op.Rec, Used)))
+              (Problems[P].Kind != "hang" ||
+               recordMatches(S, Op.Trace, *Op.Rec, Used)))
             ProblemHere = Problems[P].Summary;
           break;
         }
@@ -238,7 +249,8 @@ JoinResult join(const Analysis &A, const Sites &S, const std::vector<StaticFindi
           if (T >= 0) {
             auto It = PerTrace.find(T);
             Uneven += " rank " + std::to_string(A.rankOf(T)) + " " +
-                      std::to_string(It == PerTrace.end() ? 0 : It->second) + "x";
+                      std::to_string(It == PerTrace.end() ? 0 : It->second) +
+                      "x";
           }
       }
     }
@@ -251,7 +263,8 @@ JoinResult join(const Analysis &A, const Sites &S, const std::vector<StaticFindi
         Distinct.insert(N);
       }
       if (Distinct.size() > 1 && Uneven.empty())
-        Uneven = "host synchronization executed a different number of times per rank";
+        Uneven = "host synchronization executed a different number of times "
+                 "per rank";
     }
 
     if (!Uneven.empty() || !ProblemHere.empty()) {
@@ -261,9 +274,10 @@ JoinResult join(const Analysis &A, const Sites &S, const std::vector<StaticFindi
         J.Evidence += "; " + Uneven;
     } else if (C.Total > 0) {
       J.Result = Verdict::ReachedUniformly;
-      J.Evidence = "every rank issued it the same number of times (" +
-                   std::to_string(J.Counts.empty() ? 0 : J.Counts.begin()->second) +
-                   "x) with the same arguments";
+      J.Evidence =
+          "every rank issued it the same number of times (" +
+          std::to_string(J.Counts.empty() ? 0 : J.Counts.begin()->second) +
+          "x) with the same arguments";
     } else {
       J.Result = Verdict::NotReached;
       J.Evidence = "no rank executed this call-site in this run";

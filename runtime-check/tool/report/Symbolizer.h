@@ -40,12 +40,14 @@ public:
   /// Symbolizes everything added since the last run.
   void run();
   /// Innermost (inlined) location first; empty when unknown.
-  const std::vector<SourceLoc> &lookup(const std::string &Module, uint64_t Offset) const;
+  const std::vector<SourceLoc> &lookup(const std::string &Module,
+                                       uint64_t Offset) const;
   const std::string &tool() const { return ToolPath; }
 
 private:
   bool runLlvm(const std::string &Module, const std::vector<uint64_t> &Offsets);
-  bool runAddr2line(const std::string &Module, const std::vector<uint64_t> &Offsets);
+  bool runAddr2line(const std::string &Module,
+                    const std::vector<uint64_t> &Offsets);
 
   std::string ToolPath;
   bool IsLlvm = true;

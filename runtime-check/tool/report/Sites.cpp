@@ -1,4 +1,5 @@
-//===- Sites.cpp - Source locations of recorded call-sites -----------------===//
+//===- Sites.cpp - Source locations of recorded call-sites
+//-----------------===//
 #include "Sites.h"
 
 #include <unistd.h>
@@ -130,12 +131,14 @@ std::string Sites::where(int Trace, PackedFrame F) const {
     return S;
   }
   if (!Chain.empty())
-    return displayPath(Chain.front().File) + ":" + std::to_string(Chain.front().Line);
+    return displayPath(Chain.front().File) + ":" +
+           std::to_string(Chain.front().Line);
   const std::string &Module = modulePath(Trace, F);
   if (Module.empty())
     return "an unknown call-site";
   char Buf[64];
-  std::snprintf(Buf, sizeof(Buf), "+0x%llx", (unsigned long long)frameOffset(F));
+  std::snprintf(Buf, sizeof(Buf), "+0x%llx",
+                (unsigned long long)frameOffset(F));
   return displayPath(Module) + Buf;
 }
 

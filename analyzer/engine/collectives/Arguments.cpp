@@ -1,0 +1,64 @@
+//===- Arguments.cpp - Which arguments of a collective disagree -----------===//
+//
+// Engine::mismatchedArguments: the arguments every rank must pass alike
+// (communicator, count, root, reduction, datatype, options, the tensors'
+// shape) that differ between ranks, leaving out what the API ignores
+// (count and type beside MPI_IN_PLACE, the root on an inter-communicator)
+// and what each class of ranks passes alike (RankClasses.h).
+//
+//===----------------------------------------------------------------------===//
+#include "engine/Engine.h"
+#include "engine/EngineInternals.h"
+#include "engine/collectives/RankClasses.h"
+#include "engine/collectives/SequenceBuilder.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace distlint {
+
+std::vector<Engine::ArgumentMismatch>
+Engine::mismatchedArguments(const CallExpr *Collective) {
+  std::vector<ArgumentMismatch> Out;
+  const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
+  if (!Entry || isa<CXXOperatorCallExpr>(Collective))
+    return Out;
+  std::pair<AgreedArgument, int> Roles[] = {
+      {AgreedArgument::Communicator, Entry->Args.Comm},
+      {AgreedArgument::Count, Entry->Args.Count},
+      {AgreedArgument::Root, Entry->Args.Root},
+      {AgreedArgument::ReductionOp, Entry->Args.Op},
+      {AgreedArgument::Datatype, Entry->Args.DType},
+      {AgreedArgument::Options, Entry->Args.Options}};
+  // Count and type are not read where the buffer is MPI_IN_PLACE.
+  const bool InPlace = collectives::passesInPlace(*this, Collective, Entry);
+  // On an inter-communicator each side passes its own root value.
+  const bool InterRoot = collectives::passesInterRoot(*this, Collective, Entry);
+  for (auto [Name, Idx] : Roles) {
+    if (Idx < 0 || Idx >= (int)Collective->getNumArgs())
+      continue;
+    if (InPlace && (Idx == Entry->Args.Count || Idx == Entry->Args.DType))
+      continue;
+    if (InterRoot && Idx == Entry->Args.Root)
+      continue;
+    const Expr *Arg = Collective->getArg(Idx);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    UniformityAnswer A = uniformity(Arg);
+    if (!A.Uniform && A.Origin &&
+        !collectives::argumentAgreedByRankClasses(
+            *this, enclosingFunction(Collective), Collective, Idx))
+      Out.push_back({Name, Arg, *A.Origin});
+  }
+  // Tensors (c10d): the shapes each rank contributes must agree.
+  int Send = Entry->Args.Send;
+  if (Send >= 0 && Send < (int)Collective->getNumArgs() &&
+      isTensorLike(Collective->getArg(Send)->getType()))
+    if (auto Origin = shapeVaries(Collective->getArg(Send)))
+      Out.push_back(
+          {AgreedArgument::TensorShape, Collective->getArg(Send), *Origin});
+  return Out;
+}
+
+} // namespace distlint

@@ -1,0 +1,353 @@
+//===- Choices.cpp - What names a choice in a collective sequence ---------===//
+//
+// A branch or a loop is a choice in the sequence tree; two sides make the
+// same choice when its key is the same: the condition's structure with the
+// loop's induction variable abstracted (choiceKey), a counted loop over a
+// uniform bound (countedUniformLoop), and loops that exchange once with
+// each peer.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/collectives/SequenceBuilder.h"
+
+#include "engine/Engine.h"
+#include "engine/Values.h"
+#include "engine/ast/AstHelpers.h"
+#include "engine/cfg/CFGFacts.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/Hashing.h"
+
+using namespace clang;
+
+namespace distlint {
+namespace collectives {
+
+namespace {
+
+/// Structure of a condition, with the loop's own induction variables
+/// abstracted, so `for (int i = 0; i < n; ++i)` and `for (int j = 0; j < n;
+/// ++j)` run the same number of times. With Names, a variable that holds a
+/// named value there (UniformityAnswer::ValueName) is hashed by that name,
+/// so `r < rounds` in two arms that each set `rounds = parse_steps(argc)`
+/// hash alike.
+void hashStmt(const Stmt *S,
+              const llvm::SmallPtrSetImpl<const Decl *> &Induction,
+              llvm::hash_code &H, Engine *Names = nullptr) {
+  if (!S)
+    return;
+  if (const auto *X = dyn_cast<Expr>(S)) {
+    const Expr *P = X->IgnoreParenImpCasts();
+    if (P != X)
+      return hashStmt(P, Induction, H, Names);
+  }
+  H = llvm::hash_combine(H, S->getStmtClass());
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S);
+      DR && Names && isa<VarDecl>(DR->getDecl()) &&
+      !Induction.count(DR->getDecl()))
+    if (uint64_t Name = Names->uniformity(DR).ValueName) {
+      H = llvm::hash_combine(H, Name);
+      return;
+    }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    H = llvm::hash_combine(
+        H, Induction.count(DR->getDecl())
+               ? (const void *)nullptr
+               : (const void *)DR->getDecl()->getCanonicalDecl());
+  else if (const auto *IL = dyn_cast<IntegerLiteral>(S))
+    H = llvm::hash_combine(H, IL->getValue().getLimitedValue());
+  else if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(S))
+    H = llvm::hash_combine(H, BL->getValue());
+  else if (const auto *CL = dyn_cast<CharacterLiteral>(S))
+    H = llvm::hash_combine(H, CL->getValue());
+  else if (const auto *SL = dyn_cast<StringLiteral>(S))
+    H = llvm::hash_combine(H, SL->getBytes());
+  else if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    H = llvm::hash_combine(H, BO->getOpcode());
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    H = llvm::hash_combine(H, UO->getOpcode());
+  else if (const auto *ME = dyn_cast<MemberExpr>(S))
+    H = llvm::hash_combine(H, (const void *)ME->getMemberDecl());
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S))
+    H = llvm::hash_combine(H, OC->getOperator());
+  else if (const auto *CE = dyn_cast<CallExpr>(S))
+    H = llvm::hash_combine(H, (const void *)CE->getDirectCallee());
+  for (const Stmt *Child : S->children())
+    hashStmt(Child, Induction, H, Names);
+}
+/// Does S write V (assignment, increment, address taken), or leave the loop
+/// it is the body of early (break outside nested loops and switches,
+/// return, goto, throw)?
+bool writesOrLeaves(const Stmt *S, const VarDecl *V, bool Nested) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt, CXXThrowExpr>(S))
+    return true;
+  if (isa<BreakStmt>(S) && !Nested)
+    return true;
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->isAssignmentOp() && designatedVar(B->getLHS()) == V)
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+      designatedVar(U->getSubExpr()) == V)
+    return true;
+  bool Inner =
+      Nested || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(S);
+  for (const Stmt *Child : S->children())
+    if (writesOrLeaves(Child, V, Inner))
+      return true;
+  return false;
+}
+
+bool refersTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (refersTo(Child, V))
+      return true;
+  return false;
+}
+
+} // namespace
+
+const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
+  const VarDecl *V = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        Start = V->getInit();
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit());
+             B && B->getOpcode() == BO_Assign) {
+    V = designatedVar(B->getLHS());
+    Start = B->getRHS();
+  }
+  if (!V || !Start || !V->getType()->isIntegerType() ||
+      !E.uniformity(Start).Uniform)
+    return nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || !(Cond->isRelationalOp() || Cond->isEqualityOp()))
+    return nullptr;
+  const Expr *L = Cond->getLHS()->IgnoreParenImpCasts();
+  const Expr *R = Cond->getRHS()->IgnoreParenImpCasts();
+  const Expr *Bound = designatedVar(L) == V && isa<DeclRefExpr>(L)   ? R
+                      : designatedVar(R) == V && isa<DeclRefExpr>(R) ? L
+                                                                     : nullptr;
+  if (!Bound || refersTo(Bound, V) || !E.uniformity(Bound).Uniform)
+    return nullptr;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (!U->isIncrementDecrementOp() || designatedVar(U->getSubExpr()) != V)
+      return nullptr;
+  } else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if ((C->getOpcode() != BO_AddAssign && C->getOpcode() != BO_SubAssign) ||
+        designatedVar(C->getLHS()) != V || refersTo(C->getRHS(), V) ||
+        !E.uniformity(C->getRHS()).Uniform)
+      return nullptr;
+  } else {
+    return nullptr;
+  }
+  if (writesOrLeaves(F->getBody(), V, /*Nested=*/false))
+    return nullptr;
+  return V;
+}
+
+namespace {
+/// The iterations of a counted loop (countedUniformLoop) whose start, bound
+/// and step are integer constants, counted up to a bound.
+std::optional<int64_t> constantTripCount(Engine &E, const ForStmt *F,
+                                         const VarDecl *V, const Expr *Start) {
+  const ASTContext &Ctx = E.context();
+  auto Constant = [&](const Expr *X) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (X && !X->isValueDependent() && X->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  };
+  const auto *Cond = cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  bool VarLeft = designatedVar(Cond->getLHS()->IgnoreParenImpCasts()) == V;
+  auto From = Constant(Start);
+  auto Bound = Constant(VarLeft ? Cond->getRHS() : Cond->getLHS());
+  std::optional<int64_t> Step;
+  const Expr *Inc = F->getInc()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc))
+    Step = U->isIncrementOp() ? 1 : -1;
+  else if (const auto *C = dyn_cast<CompoundAssignOperator>(Inc))
+    if (auto By = Constant(C->getRHS()))
+      Step = C->getOpcode() == BO_AddAssign ? *By : -*By;
+  if (!From || !Bound || !Step)
+    return std::nullopt;
+  auto Holds = [&](int64_t I) {
+    int64_t L = VarLeft ? I : *Bound, R = VarLeft ? *Bound : I;
+    switch (Cond->getOpcode()) {
+    case BO_LT:
+      return L < R;
+    case BO_LE:
+      return L <= R;
+    case BO_GT:
+      return L > R;
+    case BO_GE:
+      return L >= R;
+    case BO_NE:
+      return L != R;
+    case BO_EQ:
+      return L == R;
+    default:
+      return false;
+    }
+  };
+  constexpr int64_t Limit = 1 << 16;
+  int64_t Trips = 0;
+  for (int64_t I = *From; Holds(I); I += *Step)
+    if (++Trips > Limit)
+      return std::nullopt;
+  return Trips;
+}
+/// The start of a counted loop: its counter's initializer or the value
+/// its init statement assigns.
+const Expr *loopStart(const ForStmt *F, const VarDecl *V) {
+  return isa<DeclStmt>(F->getInit())
+             ? V->getInit()
+             : cast<BinaryOperator>(F->getInit())->getRHS();
+}
+
+/// A counted loop up from a constant to a bound that grows with the world
+/// size (`for (p = 1; p < size; ++p)`) runs at least once wherever ranks
+/// can disagree: with two ranks or more.
+bool runsOnceWithTwoRanks(Engine &E, const ForStmt *F, const VarDecl *V) {
+  Expr::EvalResult Start;
+  const Expr *S = loopStart(F, V);
+  if (!S || S->isValueDependent() || !S->EvaluateAsInt(Start, E.context()))
+    return false;
+  const auto *Cond = cast<BinaryOperator>(F->getCond()->IgnoreParenImpCasts());
+  const auto *U = dyn_cast<UnaryOperator>(F->getInc()->IgnoreParenImpCasts());
+  if (!U || !U->isIncrementOp() ||
+      designatedVar(Cond->getLHS()->IgnoreParenImpCasts()) != V ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+    return false;
+  auto Lowest = E.uniformity(Cond->getRHS()).AtLeast;
+  if (!Lowest || Lowest->PerWorld < 0)
+    return false;
+  int64_t From = Start.Val.getInt().getExtValue();
+  int64_t Bound = 2 * Lowest->PerWorld + Lowest->Constant;
+  return Cond->getOpcode() == BO_LT ? From < Bound : From <= Bound;
+}
+
+/// Does every token of the tree exchange with the peer that counter V
+/// names (a point-to-point call whose peer argument reads V), with at
+/// least one token and no other kind of node than choices around them?
+bool exchangesWithCounterPeer(const NodeRef &N, const VarDecl *V, bool &Any) {
+  switch (N->Kind) {
+  case NodeKind::Empty:
+    return true;
+  case NodeKind::Token: {
+    const Token &T = N->Tok;
+    if (T.Kind == TokenKind::Collective || !T.Op || !T.Call ||
+        T.Op->Args.Peer < 0 || T.Op->Args.Peer >= (int)T.Call->getNumArgs() ||
+        !refersTo(T.Call->getArg(T.Op->Args.Peer), V))
+      return false;
+    Any = true;
+    return true;
+  }
+  case NodeKind::Seq:
+  case NodeKind::Alt:
+    for (const NodeRef &K : N->Kids)
+      if (!exchangesWithCounterPeer(K, V, Any))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+/// A counted loop over peers whose every call is a send or receive with
+/// the peer the counter names (`for (p = 1; p < size; ++p) MPI_Send(..,
+/// p, ..)`): each peer takes part in one of its iterations, so seen from
+/// any one peer, which is how rank classes are compared, it is one
+/// exchange.
+bool oneExchangePerPeer(Engine &E, const Stmt *T, const NodeRef &Body) {
+  const auto *F = dyn_cast_or_null<ForStmt>(T);
+  const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+  bool Any = false;
+  return V && exchangesWithCounterPeer(Body, V, Any) && Any;
+}
+
+/// A counted loop that runs at least once (a constant trip count of one or
+/// more, or a loop over the peers that runs once with two ranks).
+bool atLeastOnce(Engine &E, const Stmt *T) {
+  const auto *F = dyn_cast_or_null<ForStmt>(T);
+  const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+  if (!V)
+    return false;
+  auto Trips = constantTripCount(E, F, V, loopStart(F, V));
+  if (Trips)
+    return *Trips >= 1;
+  return runsOnceWithTwoRanks(E, F, V);
+}
+
+ChoiceKey choiceKey(Engine &E, const Stmt *T) {
+  ChoiceKey K;
+  K.Id = reinterpret_cast<uintptr_t>(T);
+  if (!T)
+    return K;
+  if (!E.branchUniformity(T).Uniform) {
+    const auto *F = dyn_cast<ForStmt>(T);
+    const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+    if (!V)
+      return K;
+    const Expr *Start = loopStart(F, V);
+    llvm::hash_code H;
+    if (auto Trips = constantTripCount(E, F, V, Start)) {
+      // Keyed by the number of iterations when constants decide it.
+      H = llvm::hash_combine(true, 2, *Trips);
+    } else {
+      // Else by start, bound and step: loops alike run alike.
+      llvm::SmallPtrSet<const Decl *, 4> Induction;
+      Induction.insert(V);
+      H = llvm::hash_combine(true, 1);
+      hashStmt(Start, Induction, H, &E);
+      hashStmt(F->getCond(), Induction, H, &E);
+      hashStmt(F->getInc(), Induction, H, &E);
+    }
+    K.Id = static_cast<uint64_t>(size_t(H));
+    K.Uniform = true;
+    return K;
+  }
+  llvm::SmallPtrSet<const Decl *, 4> Induction;
+  const Stmt *Cond = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(T))
+    Cond = If->getCond();
+  else if (const auto *W = dyn_cast<WhileStmt>(T))
+    Cond = W->getCond();
+  else if (const auto *D = dyn_cast<DoStmt>(T))
+    Cond = D->getCond();
+  else if (const auto *S = dyn_cast<SwitchStmt>(T))
+    Cond = S->getCond();
+  else if (const auto *C = dyn_cast<ConditionalOperator>(T))
+    Cond = C->getCond();
+  else if (const auto *B = dyn_cast<BinaryOperator>(T))
+    Cond = B->getLHS();
+  else if (const auto *F = dyn_cast<ForStmt>(T)) {
+    Cond = F->getCond();
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+      for (const Decl *D : DS->decls())
+        Induction.insert(D);
+  } else if (const auto *R = dyn_cast<CXXForRangeStmt>(T))
+    Cond = R->getRangeInit();
+  if (!Cond)
+    return K;
+  llvm::hash_code H = llvm::hash_combine(isLoopStmt(T));
+  hashStmt(Cond, Induction, H, &E);
+  K.Id = static_cast<uint64_t>(size_t(H));
+  K.Uniform = true;
+  return K;
+}
+
+} // namespace collectives
+} // namespace distlint

@@ -1,0 +1,230 @@
+//===- Fixpoint.cpp - The uniformity data-flow over a function's CFG ------===//
+//
+// The data-flow as a problem for the one solver (solver/Solver.h): states
+// are VarStates, a block's transfer replays its elements under the block's
+// control taint, loops widen value ranges. Rounds repeat it while branch
+// taints learned in one round change the control of the next.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/uniformity/UniformityAnalysis.h"
+
+#include "engine/solver/Solver.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace distlint {
+
+Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
+                                       bool WithFailStopGuards) {
+  Taint Ctl;
+  Ctl.UniformContent = true;
+  for (const CFGBlock *Dep : WithFailStopGuards
+                                 ? R.Body->Facts->allControlDependencies(B)
+                                 : R.Body->liveControlDependencies(B)) {
+    auto It = R.Body->BranchTaint.find(Dep);
+    if (It != R.Body->BranchTaint.end())
+      Ctl.addControl(It->second);
+  }
+  return Ctl;
+}
+
+namespace {
+/// The uniformity data-flow as a solver problem: states are VarStates,
+/// the transfer replays the block's elements under its control taint.
+struct UniformityProblem {
+  using Element = VarState;
+  static constexpr solver::Direction Dir = solver::Direction::Forward;
+  UniformityAnalysis &U;
+  llvm::DenseMap<const CFGBlock *, Taint> &Ctl;
+  /// Blocks whose Out has been computed. A predecessor not reached yet is
+  /// bottom: skipped, not a path on which every variable is missing
+  /// (mergePathStates settles pending implicit flows on such paths).
+  llvm::DenseSet<const CFGBlock *> Reached;
+
+  VarState bottom() const { return {}; }
+  /// Out-parameters start with what the caller passed in, so that a path
+  /// that does not write one keeps that value at the merge (a missing
+  /// variable keeps the other path's value).
+  VarState boundary() const { return U.entryState(); }
+  VarState merge(const CFGBlock *B,
+                 llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
+    VarState In;
+    bool First = true;
+    for (const auto &Nb : Ns) {
+      if (!Reached.count(Nb.Block))
+        continue;
+      In = First ? *Nb.Out : mergePathStates(In, *Nb.Out);
+      First = false;
+    }
+    // Decided once all paths into the block are merged.
+    auto It = Ctl.find(B);
+    decidePendingStates(In, It != Ctl.end() ? It->second : Taint());
+    return In;
+  }
+  void transfer(const CFGBlock *B, VarState &S) {
+    Reached.insert(B);
+    for (const CFGElement &El : *B)
+      U.transfer(El, S, Ctl[B]);
+  }
+  bool equal(const VarState &A, const VarState &B) const {
+    return sameState(A, B);
+  }
+  void widen(const CFGBlock *, const VarState &Old, VarState &New) {
+    widenState(Old, New);
+  }
+};
+} // namespace
+
+void UniformityAnalysis::run() { runRounds(P.Limits.BranchRounds); }
+
+void UniformityAnalysis::rerun(
+    llvm::ArrayRef<std::pair<unsigned, Taint>> ControlSeed) {
+  // Block IDs name the same blocks in every CFG Clang builds of the body.
+  const CFG &Graph = R.Body->Facts->cfg();
+  std::vector<const CFGBlock *> ById(Graph.getNumBlockIDs());
+  for (const CFGBlock *B : Graph)
+    ById[B->getBlockID()] = B;
+  R.Body->BranchTaint.clear();
+  for (const auto &[Id, T] : ControlSeed)
+    if (Id < ById.size() && ById[Id])
+      R.Body->BranchTaint[ById[Id]] = T;
+  runRounds(1);
+}
+
+void UniformityAnalysis::runRounds(int Rounds) {
+  const auto &RPO = R.Body->Facts->reversePostOrder();
+  for (int Outer = 0; Outer < Rounds; ++Outer) {
+    R.Body->In.clear();
+    R.Body->Checkpoints.clear();
+    R.ReturnTaint = Taint();
+    R.ReturnTaint.UniformContent = true;
+    R.ReturnsSeen = 0;
+    R.ReturnFields.clear();
+    R.ReturnFieldsUnknown = false;
+    llvm::DenseMap<const CFGBlock *, Taint> Ctl;
+    for (const CFGBlock *B : RPO)
+      Ctl[B] = controlTaint(B);
+    UniformityProblem Problem{*this, Ctl};
+    auto Sol = solver::solve(R.Body->Facts->cfg(), Problem,
+                             solver::SolverLimits{P.Limits.SolverVisitsPerBlock,
+                                                  P.Limits.WidenAfter});
+    if (Sol.BudgetHit)
+      P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
+    llvm::DenseMap<const CFGBlock *, VarState> Out;
+    R.Body->In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
+    for (const CFGBlock *B : RPO) {
+      R.Body->In[B] = Sol.in(B);
+      Out[B] = Sol.out(B);
+    }
+    // Branch conditions at the end of their block.
+    llvm::DenseMap<const CFGBlock *, Taint> NewBranch;
+    for (const CFGBlock *B : RPO) {
+      const Stmt *Cond = B->getTerminatorCondition(/*StripParens=*/true);
+      if (!Cond || !isa<Expr>(Cond))
+        continue;
+      NewBranch[B] = eval(cast<Expr>(Cond), Out[B]);
+      // A range-for runs once per element: the same number of times on
+      // every rank when only the elements differ, not the length.
+      if (const auto *FR =
+              dyn_cast_or_null<CXXForRangeStmt>(B->getTerminatorStmt()))
+        if (const Expr *Range = FR->getRangeInit()) {
+          Taint RT = eval(Range, Out[B]);
+          if (!RT.depends() || (RT.Vary && RT.ContentOnly && !RT.Params)) {
+            Taint Same;
+            Same.UniformContent = true;
+            NewBranch[B] = Same;
+          } else if (!RT.Vary && RT.Params) {
+            // The trip count follows the length of what the callers pass:
+            // ContentOnly on a parameter-only taint marks "shape only".
+            Taint ByShape;
+            ByShape.Params = RT.Params;
+            ByShape.ContentOnly = true;
+            NewBranch[B] = ByShape;
+          }
+        }
+    }
+    // Return values: replay once more to read them at their statements.
+    R.ReturnTaint = Taint();
+    R.ReturnTaint.UniformContent = true;
+    R.ReturnsSeen = 0;
+    R.ReturnFields.clear();
+    R.ReturnFieldsUnknown = false;
+    R.Body->AllPoints.clear();
+    for (const CFGBlock *B : RPO) {
+      VarState S = R.Body->In[B];
+      for (const CFGElement &El : *B)
+        transfer(El, S, Ctl[B]);
+      R.Body->AllPoints = mergePathStates(R.Body->AllPoints, S);
+    }
+    bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
+    if (Stable)
+      for (auto &[B, T] : NewBranch) {
+        auto It = R.Body->BranchTaint.find(B);
+        if (It == R.Body->BranchTaint.end() || !It->second.sameAs(T) ||
+            It->second.Vary != T.Vary) {
+          Stable = false;
+          break;
+        }
+      }
+    // The control this round ran under: one round from it gives this
+    // round's states again (rerun). Branches that depend on nothing add
+    // nothing to a control taint.
+    R.ControlSeed.clear();
+    for (const auto &[B, T] : R.Body->BranchTaint)
+      if (T.depends())
+        R.ControlSeed.push_back({B->getBlockID(), T});
+    // Sized to fit: a DenseMap that grows starts at 64 buckets.
+    R.Body->BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(
+        NewBranch.begin(), NewBranch.end());
+    if (Stable)
+      return;
+  }
+  P.Limits.hit("branch rounds", FD ? FD->getNameAsString() : "<global>");
+}
+
+VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
+                                         const Stmt *Target) {
+  size_t Stop = R.Body->Facts->elementIndexOf(B, Target);
+  // Checkpoints hold plain replays only: not those of a specialized or
+  // rank-controlled analysis.
+  constexpr size_t kReplayStride = 32;
+  bool Cacheable = !BoundArgs && !ControlVaries;
+  size_t Known = 0; // Checkpoints already saved for B.
+  size_t From = 0;
+  VarState S;
+  if (Cacheable) {
+    FunctionBody::ReplayCheckpoints &Saved = R.Body->Checkpoints[B];
+    if (Saved.Stamp != P.GrowthStamp) {
+      Saved.States.clear();
+      Saved.Stamp = P.GrowthStamp;
+    }
+    if (Saved.States.empty())
+      Saved.States.push_back(R.Body->In.lookup(B));
+    Known = Saved.States.size();
+    size_t K = std::min(Stop / kReplayStride, Known - 1);
+    From = K * kReplayStride;
+    S = Saved.States[K];
+  } else {
+    S = R.Body->In.lookup(B);
+  }
+  unsigned Stamp = P.GrowthStamp;
+  std::vector<VarState> Fresh; // Checkpoints past the saved ones.
+  Taint Ctl = controlTaint(B);
+  for (size_t I = From; I < Stop; ++I) {
+    transfer((*B)[I], S, Ctl);
+    if (Cacheable && (I + 1) % kReplayStride == 0 &&
+        (I + 1) / kReplayStride == Known + Fresh.size())
+      Fresh.push_back(S);
+  }
+  // A replay that grew the TU facts saw them change midway: keep nothing.
+  if (Cacheable && !Fresh.empty() && Stamp == P.GrowthStamp) {
+    FunctionBody::ReplayCheckpoints &Saved = R.Body->Checkpoints[B];
+    if (Saved.Stamp == Stamp && Saved.States.size() == Known)
+      for (VarState &F : Fresh)
+        Saved.States.push_back(std::move(F));
+  }
+  return S;
+}
+
+} // namespace distlint

@@ -1,0 +1,25 @@
+//===- ReportShared.h - What the report renderers share ---------*- C++ -*-===//
+//
+// Names the text, JSON and SARIF renderers (ReportText.cpp, ReportJson.cpp,
+// ReportSarif.cpp) spell alike. Internal to report/.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ReportWriter.h"
+
+#include <string>
+#include <vector>
+
+namespace distlint {
+namespace rt {
+
+/// "NCCL", "MPI", "CUDA", "c10d process group".
+const char *apiName(Api A);
+/// A live report's kind as JSON names it ("fingerprint", "moved-on", ...).
+const char *liveKindName(MismatchKind K);
+/// "a", "a and b", "a, b and c".
+std::string joinList(const std::vector<std::string> &Items);
+
+} // namespace rt
+} // namespace distlint
