@@ -45,12 +45,11 @@ using Family = CudaFamily;
 
 template <class Call>
 cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   // Syncs that no user code asked for (a library's own threads) are not the
   // program's: neither counted nor watched.
   if (!frameValid(Site.Frames[0]))

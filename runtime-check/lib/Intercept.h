@@ -23,6 +23,7 @@
 #pragma once
 
 #include "Forward.h"
+#include "Runtime.h"
 #include "Support.h"
 
 #include <cstdlib>
@@ -51,6 +52,37 @@ Fn realFor(RealFunction<Fn> &Slot, const char *Symbol) {
   }
   return F;
 }
+
+/// The start every recorded call shares: the trace (none while recording is
+/// off or failed: the hook makes the bare call), the reentrancy scope for
+/// the rest of the hook (calls the library makes of itself are not
+/// recorded again) and the user's call-site:
+///   RecordedCall Rec(HOOK_FRAME);
+///   if (!Rec)
+///     return Real();
+///   OpHandle H = beginOp(*Rec.trace(), D, Rec.site(), ...);
+class RecordedCall {
+public:
+  explicit RecordedCall(void *HookFrame) : T(rt::trace()) {
+    if (T) {
+      ++HookDepth;
+      captureCallSite(HookFrame, Site);
+    }
+  }
+  ~RecordedCall() {
+    if (T)
+      --HookDepth;
+  }
+  RecordedCall(const RecordedCall &) = delete;
+  RecordedCall &operator=(const RecordedCall &) = delete;
+  explicit operator bool() const { return T != nullptr; }
+  TraceWriter *trace() const { return T; }
+  const CallSite &site() const { return Site; }
+
+private:
+  TraceWriter *T;
+  CallSite Site;
+};
 
 } // namespace rt
 } // namespace distlint

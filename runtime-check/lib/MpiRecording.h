@@ -85,12 +85,11 @@ void afterInit(int R, void *HookFrame);
 /// A blocking MPI call: watched until it returns.
 template <class Call>
 int recordBlocking(void *HookFrame, const MpiCall &A, Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   OpHandle H = beginOp(*T, describe(A), Site, /*Track=*/true);
   int R = Real();
   ErrnoKeeper Keep;
@@ -102,12 +101,11 @@ int recordBlocking(void *HookFrame, const MpiCall &A, Call &&Real) {
 template <class Call>
 int recordNonBlocking(void *HookFrame, const MpiCall &A, MPI_Request *Request,
                       Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   OpHandle H = beginOp(*T, describe(A), Site, /*Track=*/false);
   int R = Real();
   ErrnoKeeper Keep;
@@ -178,12 +176,11 @@ int recordWait(void *HookFrame, OpCode Op, int Count, const MPI_Request *Reqs,
 template <class Call>
 int recordDerive(void *HookFrame, OpCode Op, MPI_Comm Parent, int Color,
                  MPI_Comm *NewComm, Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   MpiCall A = call(Op, Parent);
   A.Tag = Color;
   OpDesc D = describe(A);

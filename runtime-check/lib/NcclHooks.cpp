@@ -62,12 +62,11 @@ struct NcclCall {
 
 template <class Call>
 Result recordNccl(void *HookFrame, const NcclCall &A, Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   CommState *C = commState(A.Comm);
   OpDesc D;
   D.Op = A.Op;
@@ -334,12 +333,11 @@ namespace {
 template <class Call>
 Result recordDerive(void *HookFrame, OpCode Via, ncclComm_t Parent, int Color,
                     ncclComm_t *NewComm, bool InParentSequence, Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   CommState *P = commState(Parent);
   uint64_t Ordinal = P ? P->Children.fetch_add(1) + 1 : 0;
   OpDesc D;
@@ -393,12 +391,11 @@ namespace {
 template <class Call>
 Result recordCommEnd(void *HookFrame, OpCode Op, ncclComm_t Comm, bool Drop,
                      Call &&Real) {
-  TraceWriter *T = trace();
-  if (!T)
+  RecordedCall Rec(HookFrame);
+  if (!Rec)
     return Real();
-  HookScope Guard;
-  CallSite Site;
-  captureCallSite(HookFrame, Site);
+  TraceWriter *T = Rec.trace();
+  const CallSite &Site = Rec.site();
   CommState *C = commState(Comm);
   OpDesc D;
   D.Op = Op;

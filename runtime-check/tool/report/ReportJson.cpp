@@ -10,10 +10,6 @@
 #include <set>
 #include <tuple>
 
-#ifndef DISTLINT_VERSION
-#define DISTLINT_VERSION "0"
-#endif
-
 namespace distlint {
 namespace rt {
 

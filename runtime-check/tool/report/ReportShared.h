@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#ifndef DISTLINT_VERSION
+#define DISTLINT_VERSION "0" // Set by the build (CMakeLists.txt).
+#endif
+
 namespace distlint {
 namespace rt {
 
