@@ -177,40 +177,38 @@ void rememberRequest(MPI_Request Request, uint64_t Slot) {
   }
 }
 
-bool takeRequest(uintptr_t Key, uint64_t &Slot) {
-  if (!Key || Key == uintptr_t(nullRequest()))
-    return false;
+/// The entry remembering request Key, or null.
+static RequestEntry *findRequest(uintptr_t Key) {
   unsigned S = requestHash(Key);
   for (unsigned Probe = 0; Probe < 64; ++Probe) {
     RequestEntry &E = Requests[(S + Probe) % kRequestSlots];
     uintptr_t Cur = E.Request.load(std::memory_order_acquire);
     if (Cur == 0)
-      return false;
-    if (Cur == Key) {
-      Slot = E.Slot.load(std::memory_order_acquire);
-      E.Request.store(kTombstone, std::memory_order_release);
-      return true;
-    }
+      return nullptr;
+    if (Cur == Key)
+      return &E;
   }
-  return false;
+  return nullptr;
+}
+
+bool takeRequest(uintptr_t Key, uint64_t &Slot) {
+  if (!Key || Key == uintptr_t(nullRequest()))
+    return false;
+  RequestEntry *E = findRequest(Key);
+  if (!E)
+    return false;
+  Slot = E->Slot.load(std::memory_order_acquire);
+  E->Request.store(kTombstone, std::memory_order_release);
+  return true;
 }
 
 /// Slot of a request's record without forgetting it.
 bool peekRequest(uintptr_t Key, uint64_t &Slot) {
-  if (!Key)
+  RequestEntry *E = Key ? findRequest(Key) : nullptr;
+  if (!E)
     return false;
-  unsigned S = requestHash(Key);
-  for (unsigned Probe = 0; Probe < 64; ++Probe) {
-    RequestEntry &E = Requests[(S + Probe) % kRequestSlots];
-    uintptr_t Cur = E.Request.load(std::memory_order_acquire);
-    if (Cur == 0)
-      return false;
-    if (Cur == Key) {
-      Slot = E.Slot.load(std::memory_order_acquire);
-      return true;
-    }
-  }
-  return false;
+  Slot = E->Slot.load(std::memory_order_acquire);
+  return true;
 }
 
 // ---- Recording --------------------------------------------------------------
