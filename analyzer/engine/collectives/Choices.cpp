@@ -264,6 +264,111 @@ bool exchangesWithCounterPeer(const NodeRef &N, const VarDecl *V, bool &Any) {
   }
 }
 
+/// A two-way condition as a positive test and a polarity: `!x`, `x == 0`
+/// and `a != b`, `a >= b`, `a > b` are the negations of `x`, `a == b`,
+/// `a < b`, `a <= b`, and a truth test `x` is the negation of `x == 0`.
+struct NormalCondition {
+  const Expr *Lhs = nullptr, *Rhs = nullptr;
+  BinaryOperatorKind Opcode = BO_Comma;
+  bool Negated = false;
+  bool TruthTest = false; ///< `Lhs == 0` (Rhs is null).
+};
+
+bool isZero(const Expr *X, ASTContext &Ctx) {
+  if (X->isValueDependent())
+    return false;
+  if (X->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  Expr::EvalResult R;
+  return X->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+}
+
+NormalCondition normalCondition(const Expr *Cond, ASTContext &Ctx) {
+  NormalCondition N;
+  for (unsigned Depth = 0; Cond && Depth < 8; ++Depth) {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+        U && U->getOpcode() == UO_LNot) {
+      N.Negated = !N.Negated;
+      Cond = U->getSubExpr();
+      continue;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(Cond);
+    if (B && B->isEqualityOp()) {
+      const Expr *L = B->getLHS(), *R = B->getRHS();
+      const Expr *Other = isZero(R, Ctx) ? L : isZero(L, Ctx) ? R : nullptr;
+      if (Other) { // `x == 0` is `!x`, `x != 0` is `x`.
+        N.Negated ^= B->getOpcode() == BO_EQ;
+        Cond = Other;
+        continue;
+      }
+    }
+    break;
+  }
+  N.Lhs = Cond;
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond);
+  if (!B || !(B->isComparisonOp())) {
+    // A truth test `x` is `!(x == 0)`.
+    N.Opcode = BO_EQ;
+    N.Negated = !N.Negated;
+    N.TruthTest = true;
+    return N;
+  }
+  N.Lhs = B->getLHS();
+  N.Rhs = B->getRHS();
+  switch (B->getOpcode()) {
+  case BO_NE:
+    N.Opcode = BO_EQ;
+    N.Negated = !N.Negated;
+    break;
+  case BO_GE:
+    N.Opcode = BO_LT;
+    N.Negated = !N.Negated;
+    break;
+  case BO_GT:
+    N.Opcode = BO_LE;
+    N.Negated = !N.Negated;
+    break;
+  default:
+    N.Opcode = B->getOpcode();
+  }
+  return N;
+}
+
+/// What the CFG block ending in a branch on Cond tests: for `a && b` (or
+/// `a || b`) the block that branches is reached only when `a` did not
+/// decide, so it tests `b`.
+const Expr *testedOperand(const Expr *Cond) {
+  for (unsigned Depth = 0; Cond && Depth < 64; ++Depth) {
+    const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    if (!B || !B->isLogicalOp())
+      break;
+    Cond = B->getRHS();
+  }
+  return Cond;
+}
+
+/// `value == constant` (either way round): the value and the constant.
+std::optional<std::pair<const Expr *, int64_t>>
+constantTest(const NormalCondition &N, ASTContext &Ctx) {
+  if (N.TruthTest)
+    return std::make_pair(N.Lhs, int64_t(0));
+  if (N.Opcode != BO_EQ || !N.Lhs || !N.Rhs)
+    return std::nullopt;
+  auto Constant = [&](const Expr *X) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (X->isValueDependent() || !X->EvaluateAsInt(R, Ctx) ||
+        R.Val.getInt().getSignificantBits() > 64)
+      return std::nullopt;
+    return R.Val.getInt().getSExtValue();
+  };
+  if (auto C = Constant(N.Rhs); C && !Constant(N.Lhs))
+    return std::make_pair(N.Lhs, *C);
+  if (auto C = Constant(N.Lhs); C && !Constant(N.Rhs))
+    return std::make_pair(N.Rhs, *C);
+  return std::nullopt;
+}
+
 } // namespace
 
 /// A counted loop over peers whose every call is a send or receive with
@@ -322,7 +427,7 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   llvm::SmallPtrSet<const Decl *, 4> Induction;
   const Stmt *Cond = nullptr;
   if (const auto *If = dyn_cast<IfStmt>(T))
-    Cond = If->getCond();
+    Cond = testedOperand(If->getCond());
   else if (const auto *W = dyn_cast<WhileStmt>(T))
     Cond = W->getCond();
   else if (const auto *D = dyn_cast<DoStmt>(T))
@@ -330,9 +435,9 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   else if (const auto *S = dyn_cast<SwitchStmt>(T))
     Cond = S->getCond();
   else if (const auto *C = dyn_cast<ConditionalOperator>(T))
-    Cond = C->getCond();
+    Cond = testedOperand(C->getCond());
   else if (const auto *B = dyn_cast<BinaryOperator>(T))
-    Cond = B->getLHS();
+    Cond = testedOperand(B->getLHS());
   else if (const auto *F = dyn_cast<ForStmt>(T)) {
     Cond = F->getCond();
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
@@ -343,6 +448,27 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   if (!Cond)
     return K;
   llvm::hash_code H = llvm::hash_combine(isLoopStmt(T));
+  if (isa<IfStmt, ConditionalOperator, BinaryOperator>(T)) {
+    // Two-way branches: `if (!u)` and `if (u)` are one choice, seen from
+    // either side.
+    NormalCondition N = normalCondition(cast<Expr>(Cond), E.context());
+    K.Negated = N.Negated;
+    if (auto Test = constantTest(N, E.context())) {
+      llvm::hash_code Subject = llvm::hash_combine(BO_EQ);
+      hashStmt(Test->first, Induction, Subject, &E);
+      K.Subject = static_cast<uint64_t>(size_t(Subject));
+      K.Id = static_cast<uint64_t>(
+          size_t(llvm::hash_combine(K.Subject, Test->second)));
+      K.Uniform = true;
+      return K;
+    }
+    H = llvm::hash_combine(H, N.Opcode);
+    hashStmt(N.Lhs, Induction, H, &E);
+    hashStmt(N.Rhs, Induction, H, &E);
+    K.Id = static_cast<uint64_t>(size_t(H));
+    K.Uniform = true;
+    return K;
+  }
   hashStmt(Cond, Induction, H, &E);
   K.Id = static_cast<uint64_t>(size_t(H));
   K.Uniform = true;

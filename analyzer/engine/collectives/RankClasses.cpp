@@ -152,7 +152,7 @@ void RankClassComparer::collect(const NodeRef &N,
     // side (a world-size check): others are the same on every class.
     bool Wanted = !N->Key.Uniform;
     if (N->Key.Uniform && N->Kind == NodeKind::Alt)
-      Wanted = llvm::any_of(N->Kids, alwaysFailStops);
+      Wanted = llvm::any_of(N->Kids, mayFailStop);
     if (Wanted && conditionAt(N->Source.Term)) {
       ChoiceIndex[N.get()] = Choices.size();
       Choices.push_back(N.get());
@@ -235,18 +235,18 @@ RankClassComparer::resolve(const NodeRef &N, const std::vector<int> &Decisions,
   NodeRef Out = N;
   auto Idx = ChoiceIndex.find(N.get());
   int Decision = Idx == ChoiceIndex.end() ? -1 : Decisions[Idx->second];
-  std::optional<std::pair<uint64_t, bool>> Name;
+  std::optional<AtomName> Name;
   if (N->Kind == NodeKind::Alt && Decision >= 0) {
     Out = resolve(N->Kids[Decision], Decisions, Memo);
   } else if (N->Kind == NodeKind::Alt && Nameable.count(N.get()) &&
              (Name = atomName(Atoms.find(N->Source.Term)->second, *Class))) {
     NodeRef Yes = resolve(N->Kids[0], Decisions, Memo);
     NodeRef No = resolve(N->Kids[1], Decisions, Memo);
-    if (Name->second)
-      std::swap(Yes, No);
     Named.insert(N->Source.Term);
-    Out = Node::alt(ChoiceKey{Name->first, /*Uniform=*/true}, {Yes, No},
-                    N->Source);
+    ChoiceKey Key{Name->Id, /*Uniform=*/true};
+    Key.Negated = Name->Flipped;
+    Key.Subject = Name->Subject;
+    Out = Node::alt(Key, {Yes, No}, N->Source);
   } else if (N->Kind == NodeKind::Loop && Decision == 0) {
     Out = Node::empty();
   } else {

@@ -153,8 +153,7 @@ const Expr *testedAtom(const Stmt *T) {
 /// on every class where it reads the same named values, and whether the
 /// options are swapped against it (`!deflt` tests `deflt`); nullopt when a
 /// leaf is unknown, the rank, or named for another rank only.
-std::optional<std::pair<uint64_t, bool>> atomName(const CondExpr &X,
-                                                  const RankClass &C) {
+std::optional<AtomName> atomName(const CondExpr &X, const RankClass &C) {
   using K = CondExpr::Kind;
   const CondExpr *A = &X;
   bool Flipped = false;
@@ -172,6 +171,17 @@ std::optional<std::pair<uint64_t, bool>> atomName(const CondExpr &X,
     } else {
       break;
     }
+  }
+  // A comparison and its negation test one atom: `a != b` is `!(a == b)`,
+  // `a >= b` is `!(a < b)`, `a > b` is `!(a <= b)`.
+  unsigned Op = A->K == K::Binary ? A->Op : 0;
+  if (A->K == K::Binary) {
+    if (A->Op == BO_NE || A->Op == BO_GE || A->Op == BO_GT)
+      Flipped = !Flipped;
+    Op = A->Op == BO_NE   ? BO_EQ
+         : A->Op == BO_GE ? BO_LT
+         : A->Op == BO_GT ? BO_LE
+                          : A->Op;
   }
   bool AnyName = false;
   std::function<std::optional<uint64_t>(const CondExpr &)> Hash =
@@ -199,10 +209,31 @@ std::optional<std::pair<uint64_t, bool>> atomName(const CondExpr &X,
     }
     return static_cast<uint64_t>(size_t(H));
   };
+  AtomName Out;
+  Out.Flipped = Flipped;
+  if (A->K == K::Binary && A->Kids.size() == 2) {
+    auto L = Hash(A->Kids[0]), R = Hash(A->Kids[1]);
+    if (!L || !R || !AnyName)
+      return std::nullopt;
+    // `value == constant`: one choice of that value (ChoiceKey::Subject).
+    bool LConst = A->Kids[0].K == K::Value, RConst = A->Kids[1].K == K::Value;
+    if (Op == BO_EQ && LConst != RConst) {
+      Out.Subject = llvm::hash_combine(BO_EQ, RConst ? *L : *R);
+      Out.Id = llvm::hash_combine(Out.Subject, RConst ? *R : *L);
+      return Out;
+    }
+    Out.Id = llvm::hash_combine(3, unsigned(K::Binary), Op, *L, *R);
+    return Out;
+  }
+  // A truth test `x` is `!(x == 0)`: one choice of x with its tests
+  // against constants.
   auto H = Hash(*A);
   if (!H || !AnyName)
     return std::nullopt;
-  return std::make_pair(*H, Flipped);
+  Out.Flipped = !Flipped;
+  Out.Subject = llvm::hash_combine(BO_EQ, *H);
+  Out.Id = llvm::hash_combine(Out.Subject, llvm::hash_combine(1, 0, 0));
+  return Out;
 }
 
 namespace {

@@ -75,8 +75,12 @@ const clang::Expr *testedAtom(const clang::Stmt *T);
 /// on every class where it reads the same named values, and whether the
 /// options are swapped against it (`!deflt` tests `deflt`); nullopt when a
 /// leaf is unknown, the rank, or named for another rank only.
-std::optional<std::pair<uint64_t, bool>> atomName(const CondExpr &X,
-                                                  const RankClass &C);
+struct AtomName {
+  uint64_t Id = 0;
+  bool Flipped = false; ///< The branch tests the atom's negation.
+  uint64_t Subject = 0; ///< ChoiceKey::Subject: `value == constant`.
+};
+std::optional<AtomName> atomName(const CondExpr &X, const RankClass &C);
 /// X as a CondExpr, from the uniformity state S at its branch.
 CondExpr buildCondition(Engine &E, UniformityAnalysis &U, const VarState &S,
                         const clang::Expr *X);

@@ -144,19 +144,19 @@ NodeRef Node::seq(std::vector<NodeRef> Parts) {
 
 NodeRef Node::alt(ChoiceKey K, std::vector<NodeRef> Options,
                   ChoiceSource Source) {
-  bool AllFail = !Options.empty(), Any = false, AnyFail = false;
+  bool AllFail = !Options.empty(), Any = false, MayFail = false;
   for (const NodeRef &O : Options) {
-    bool Fails = alwaysFailStops(O);
-    AllFail = AllFail && Fails;
-    AnyFail = AnyFail || Fails;
+    AllFail = AllFail && alwaysFailStops(O);
+    MayFail = MayFail || mayFailStop(O);
     Any = Any || issuesAnything(O);
   }
   if (AllFail)
     return failStop();
   // A choice between paths that issue nothing (or end the job) cannot make
-  // ranks disagree; one that ends the job on a uniform condition still
-  // bounds what the ranks that go on can be (the world size).
-  if (!Any && !(AnyFail && K.Uniform && Source.Term))
+  // ranks disagree; one that may end the job on a uniform condition still
+  // bounds what the ranks that go on can be (the world size, a mode checked
+  // by `if (m != A && m != B) abort()`, one operand a choice).
+  if (!Any && !(MayFail && K.Uniform && Source.Term))
     return empty();
   auto N = std::make_shared<Node>();
   N->Kind = NodeKind::Alt;
@@ -224,6 +224,17 @@ bool alwaysFailStops(const NodeRef &N) {
   default: // A loop may run zero times.
     return false;
   }
+}
+
+bool mayFailStop(const NodeRef &N) {
+  if (!N)
+    return false;
+  if (N->Kind == NodeKind::FailStop)
+    return true;
+  for (const NodeRef &K : N->Kids)
+    if (mayFailStop(K))
+      return true;
+  return false;
 }
 
 bool onlyCollectives(const NodeRef &N) {

@@ -112,6 +112,15 @@ const char *mismatchName(Mismatch M);
 struct ChoiceKey {
   uint64_t Id = 0;
   bool Uniform = false;
+  /// A two-way branch on the negation of the keyed condition (`if (!u)`
+  /// beside `if (u)`): its options are the key's options swapped, so the
+  /// valuation that takes `if (u)`'s then-arm takes this one's else-arm.
+  bool Negated = false;
+  /// For a test of a value against a constant (`mode == FLUSH_ALL`): the
+  /// value's name, 0 otherwise. Once one such test of a value holds, its
+  /// tests against other constants fail (an `if` chain and a later `if` on
+  /// the same value are one choice of that value).
+  uint64_t Subject = 0;
 };
 
 /// The branch behind a choice and the CFG successor each option starts at,
@@ -159,6 +168,8 @@ struct Node {
 bool issuesAnything(const NodeRef &N);
 /// Does every path through the tree end the job?
 bool alwaysFailStops(const NodeRef &N);
+/// Does some path through the tree end the job?
+bool mayFailStop(const NodeRef &N);
 /// Does the tree issue collectives only (no point-to-point, no job end)?
 bool onlyCollectives(const NodeRef &N);
 /// Compact text for tests and debugging: "MPI_Barrier MPI_Allreduce",

@@ -10,6 +10,7 @@
 #include "engine/collectives/Sequence.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -57,11 +58,26 @@ using Valuation = llvm::SmallVector<std::pair<uint64_t, unsigned>, 8>;
 
 uint64_t slot(ChoiceKey K) { return K.Id * 2 + (K.Uniform ? 1 : 0); }
 
+/// Set once a test of Subject against a constant holds.
+uint64_t equalitySlot(uint64_t Subject) {
+  return uint64_t(size_t(llvm::hash_combine(Subject, 0x5eed))) * 2 + 1;
+}
+
+/// The option of K's node taken under V (the key's option, swapped for a
+/// negated two-way branch).
 std::optional<unsigned> chosen(const Valuation &V, ChoiceKey K) {
-  for (const auto &[Key, Option] : V)
+  std::optional<unsigned> Option;
+  for (const auto &[Key, O] : V)
     if (Key == slot(K))
-      return Option;
-  return std::nullopt;
+      Option = O;
+  // The value equals another constant: this test fails.
+  if (!Option && K.Subject)
+    for (const auto &[Key, O] : V)
+      if (Key == equalitySlot(K.Subject))
+        Option = 1;
+  if (Option && K.Negated && *Option < 2)
+    return 1 - *Option;
+  return Option;
 }
 
 struct Pending {
@@ -193,8 +209,14 @@ private:
   std::optional<FirstDifference> fork(const Cursor &A, const Cursor &B,
                                       const Valuation &V, Pending P) {
     for (unsigned I = 0; I < P.Options && !Stopped; ++I) {
+      // The node's own options in order (a negated branch's key options
+      // backwards): which difference is found first does not depend on
+      // how a condition is spelled.
+      unsigned KeyOption = P.Key.Negated && P.Options == 2 ? 1 - I : I;
       Valuation W = V;
-      W.push_back({slot(P.Key), I});
+      W.push_back({slot(P.Key), KeyOption});
+      if (P.Key.Subject && KeyOption == 0)
+        W.push_back({equalitySlot(P.Key.Subject), 0});
       if (auto D = run(A, B, std::move(W))) {
         if (!First) {
           First = D;
