@@ -10,9 +10,9 @@
 #include "MissingTimeoutRule.h"
 #include "engine/Construction.h"
 #include "engine/Engine.h"
-#include "engine/ObjectFlow.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
+#include "engine/objects/ObjectFlow.h"
 #include "engine/timeouts/Timeouts.h"
 #include "fixes/TimeoutFixes.h"
 

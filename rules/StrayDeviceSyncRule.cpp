@@ -11,13 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StrayDeviceSyncRule.h"
-#include "engine/Devices.h"
 #include "engine/Engine.h"
-#include "engine/HostReads.h"
-#include "engine/Loops.h"
 #include "engine/UserCode.h"
+#include "engine/devices/Devices.h"
 #include "engine/devices/HostDecisions.h"
+#include "engine/devices/HostReads.h"
 #include "engine/devices/Syncs.h"
+#include "engine/loops/Loops.h"
 #include "fixes/DeviceSyncFixes.h"
 
 #include "clang/AST/ExprCXX.h"

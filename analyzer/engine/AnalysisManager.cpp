@@ -313,7 +313,7 @@ void AnalysisManager::prepare() {
   collect();
   bool Stable = false;
   for (int Round = 0; Round < Limits.TuRounds && !Stable; ++Round) {
-    unsigned Stamp = GrowthStamp;
+    unsigned Stamp = growthStamp();
     forgetAll();
     Results.clear();
     for (const FunctionDecl *FD : TaughtFunctions)
@@ -323,16 +323,12 @@ void AnalysisManager::prepare() {
     // Globals initialized from a rank source (static int r = get_rank()).
     for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
       if (auto *VD = dyn_cast<VarDecl>(D))
-        if (E.isUserCode(VD) && VD->getInit() && !GlobalVary.count(VD)) {
+        if (E.isUserCode(VD) && VD->getInit() && !Tu.globalVary(VD)) {
           FunctionResult Scratch;
           UniformityAnalysis U(E, nullptr, Scratch);
-          Taint T = U.eval(VD->getInit(), {});
-          if (T.Vary) {
-            GlobalVary[VD] = T;
-            ++GrowthStamp;
-          }
+          Tu.noteGlobalInitializer(VD, U.eval(VD->getInit(), {}));
         }
-    Stable = Stamp == GrowthStamp;
+    Stable = Stamp == growthStamp();
   }
   if (!Stable)
     Limits.hit("TU rounds", "the translation unit");
@@ -371,7 +367,7 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   R->HasCfg = true;
   R->Body = std::make_unique<FunctionBody>();
   R->Body->Facts = std::move(Facts);
-  unsigned StartStamp = GrowthStamp, StartAliases = AliasCount;
+  unsigned StartStamp = growthStamp(), StartAliases = AliasCount;
   beginAnalysis(*R);
   computeDoomed(FD, *R);
   R->Body->ErrorPaths = errorPathBlocks(E, *R->facts());

@@ -10,7 +10,7 @@
 // Memory: what callers need bottom-up (FunctionResult: summary, return and
 // throw taint) is kept for every function of the TU; the CFG and the
 // per-block states (FunctionBody) only for as many functions as
-// Budget::ResultCacheBytes holds (ResultCache.cpp). A dropped body is rebuilt
+// Budget::ResultCacheBytes holds (BodyCache.cpp). A dropped body is rebuilt
 // by analyzing the function again, which gives the same states because only
 // functions whose analysis saw no recursion cut and no TU-fact growth are
 // ever dropped.
@@ -27,6 +27,7 @@
 #include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
 #include "engine/lattice/Taint.h"
+#include "engine/lattice/TuFacts.h"
 #include "engine/lattice/VarState.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/MapVector.h"
@@ -221,22 +222,12 @@ public:
   std::map<const clang::FunctionDecl *,
            std::unique_ptr<collectives::ClassComparison>>
       RankClassResults;
-  /// TU-wide facts, grown across rounds.
-  llvm::DenseMap<const clang::FieldDecl *, Taint> FieldVary;
-  /// Value range of each user field over every write seen in the TU
-  /// (absent: no write seen; nullopt: unknown).
-  llvm::DenseMap<const clang::FieldDecl *, std::optional<IntRange>> FieldRange;
-  /// Does every write of each user field seen in the TU store the rank
-  /// (Taint::IsRank)? Absent: no write seen.
-  llvm::DenseMap<const clang::FieldDecl *, bool> FieldIsRank;
+  /// TU-wide facts, grown across rounds (lattice/TuFacts.h).
+  TuFacts Tu;
   /// Return values of helpers called with a launcher variable's name
   /// (`envInt("WORLD_SIZE", 1)`), analyzed with that argument bound.
   std::map<SpecializationKey, Taint> Specialized;
   int SpecializationDepth = 0;
-  llvm::DenseMap<const clang::VarDecl *, Taint> GlobalVary;
-  /// Does every write of each global seen store the rank? (FieldIsRank.)
-  llvm::DenseMap<const clang::VarDecl *, bool> GlobalIsRank;
-  llvm::SmallPtrSet<const clang::VarDecl *, 8> SubComms;
   /// std::function / function-pointer variables and fields -> target.
   llvm::DenseMap<const clang::ValueDecl *, const clang::FunctionDecl *>
       Bindings;
@@ -270,7 +261,8 @@ public:
   /// reproducible (a second analysis would start with it known).
   unsigned AliasCount = 0;
   void addAlias(const clang::VarDecl *Holder, const clang::VarDecl *Tensor);
-  unsigned GrowthStamp = 0;
+  /// Moves when the TU facts grow.
+  unsigned growthStamp() const { return Tu.stamp(); }
   /// Every limit of the analysis and where it was hit.
   Budget Limits;
 
@@ -291,7 +283,7 @@ public:
   void computeDoomed(const clang::FunctionDecl *FD, FunctionResult &R);
 
 private:
-  //--- ResultCache (ResultCache.cpp) -------------------------------------
+  //--- The body cache (BodyCache.cpp) ----------------------------------
   /// Analyses running, innermost last: a recursion cut makes them all
   /// irreproducible.
   std::vector<FunctionResult *> Running;

@@ -47,12 +47,12 @@ struct Budget {
   unsigned TaughtBodyBlocks = 400;
   /// Bytes of function bodies (CFG facts and per-block states) kept at
   /// once; beyond it the least recently used are dropped and rebuilt when
-  /// asked for again (ResultCache.cpp), so memory follows the largest
+  /// asked for again (BodyCache.cpp), so memory follows the largest
   /// function, not the TU. DISTLINT_RESULT_CACHE_BYTES overrides it (the
   /// testdata harness runs with 0: every body is rebuilt on each use).
   size_t ResultCacheBytes = resultCacheBytes();
 
-  /// The default (ResultCache.cpp), or DISTLINT_RESULT_CACHE_BYTES.
+  /// The default (BodyCache.cpp), or DISTLINT_RESULT_CACHE_BYTES.
   static size_t resultCacheBytes();
 
   /// Bodies the result cache dropped and rebuilt so far (not hits: the

@@ -1,7 +1,7 @@
 //===- EngineInternals.h - What the engine's own parts share ---*- C++ -*-===//
 //
 // For code behind the Engine facade (collectives, divergence): the analysis
-// manager (Engine::P: analyze, prepare, SubComms, UserFunctions), the
+// manager (Engine::P: analyze, prepare, Tu, UserFunctions), the
 // per-function results (FunctionResult: Facts, BranchTaint, Summary,
 // ThrowTaint, liveControlDependencies), the abstract value (Taint) and the
 // uniformity analysis (eval, stateBefore). Rules use Engine.h only.

@@ -150,7 +150,7 @@ def main():
     cmd = [os.path.abspath(a.distlint), "--format=json", "--quiet", "-j", "1", "--no-cache",
            "--no-preamble-sharing", path, "--"] + base_flags(a.repo, ex)
     # Result cache budget 0: every function body is dropped as soon as nobody
-    # holds it and rebuilt on the next question (engine/ResultCache.cpp), so
+    # holds it and rebuilt on the next question (engine/BodyCache.cpp), so
     # each program's expectations also prove that rebuilt bodies answer like
     # kept ones. (Programs this small never fill the default budget.)
     env = dict(os.environ, DISTLINT_RESULT_CACHE_BYTES="0")

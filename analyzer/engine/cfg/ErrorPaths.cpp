@@ -2,6 +2,7 @@
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/Engine.h"
 #include "engine/EngineCache.h"
+#include "engine/ast/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -11,21 +12,6 @@ using namespace clang;
 namespace distlint {
 
 namespace {
-
-const Expr *stripCasts(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParens();
-    if (const auto *C = dyn_cast<CastExpr>(E)) {
-      E = C->getSubExpr();
-      continue;
-    }
-    if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
-      E = C->getSubExpr();
-      continue;
-    }
-    return E;
-  }
-}
 
 enum class StatusKind : uint8_t { None, Code, Pointer, Flag };
 
@@ -60,16 +46,16 @@ bool returnsData(Engine &En, const CallExpr *Call) {
 /// initialized from one of those. Codes are signed integers and enums;
 /// unsigned results are sizes and counts, not statuses.
 StatusKind statusKind(Engine &En, const Expr *E) {
-  const Expr *Value = stripCasts(E);
+  const Expr *Value = strip(E);
   if (const auto *DR = dyn_cast<DeclRefExpr>(Value)) {
     const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
     if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit())
       return StatusKind::None;
-    Value = stripCasts(VD->getInit());
+    Value = strip(VD->getInit());
   }
   if (const auto *U = dyn_cast<UnaryOperator>(Value);
       U && U->getOpcode() == UO_Deref)
-    Value = stripCasts(U->getSubExpr());
+    Value = strip(U->getSubExpr());
   const auto *Call = dyn_cast<CallExpr>(Value);
   if (!Call || returnsData(En, Call))
     return StatusKind::None;

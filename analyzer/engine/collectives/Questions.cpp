@@ -31,7 +31,7 @@ bool Engine::isSubCommunicator(const Expr *Comm) {
     return false;
   P->prepare();
   if (const VarDecl *VD = baseVar(Comm))
-    if (P->SubComms.count(VD))
+    if (P->Tu.isSubCommunicator(VD))
       return true;
   if (const auto *Inner = dyn_cast<CallExpr>(strip(Comm)))
     return apiRole(Inner, api::Role::CommSplit) != nullptr;

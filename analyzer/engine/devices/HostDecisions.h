@@ -13,7 +13,7 @@
 #pragma once
 
 #include "engine/EngineFacts.h"
-#include "engine/Loops.h"
+#include "engine/loops/Loops.h"
 
 namespace distlint {
 

@@ -1,9 +1,9 @@
 //===- Syncs.cpp ----------------------------------------------------------===//
 #include "Syncs.h"
 #include "engine/Construction.h"
-#include "engine/Devices.h"
 #include "engine/Engine.h"
 #include "engine/Values.h"
+#include "engine/devices/Devices.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"

@@ -11,9 +11,9 @@
 #pragma once
 
 #include "engine/EngineCache.h"
-#include "engine/Loops.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
+#include "engine/loops/Loops.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -2,10 +2,10 @@
 #include "DataLoaders.h"
 #include "engine/Construction.h"
 #include "engine/Engine.h"
-#include "engine/ObjectFlow.h"
 #include "engine/RoleSites.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
+#include "engine/objects/ObjectFlow.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"

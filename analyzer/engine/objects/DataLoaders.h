@@ -19,7 +19,7 @@
 #pragma once
 
 #include "engine/EngineFacts.h"
-#include "engine/Loops.h"
+#include "engine/loops/Loops.h"
 #include "engine/objects/ObjectRef.h"
 
 #include <optional>

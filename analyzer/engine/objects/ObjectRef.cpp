@@ -2,10 +2,10 @@
 #include "ObjectRef.h"
 #include "engine/Construction.h"
 #include "engine/Engine.h"
-#include "engine/Loops.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
 #include "engine/ast/Names.h"
+#include "engine/loops/Loops.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

@@ -2,11 +2,11 @@
 #include "Timeouts.h"
 #include "engine/Construction.h"
 #include "engine/Engine.h"
-#include "engine/Loops.h"
-#include "engine/ObjectFlow.h"
 #include "engine/RoleSites.h"
 #include "engine/UserCode.h"
 #include "engine/Values.h"
+#include "engine/loops/Loops.h"
+#include "engine/objects/ObjectFlow.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"

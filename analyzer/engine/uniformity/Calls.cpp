@@ -52,12 +52,11 @@ public:
   }
   void noteSubCommunicator(const Expr *Out) override {
     if (const VarDecl *VD = baseVar(Out))
-      if (U.P.SubComms.insert(VD).second)
-        ++U.P.GrowthStamp;
+      U.P.Tu.noteSubCommunicator(VD);
   }
   bool isSubCommunicator(const Expr *Comm) override {
     const VarDecl *VD = baseVar(Comm);
-    return VD && U.P.SubComms.count(VD);
+    return VD && U.P.Tu.isSubCommunicator(VD);
   }
   void receiveBroadcast(const api::ApiEntry &Row) override {
     if (Mutable)

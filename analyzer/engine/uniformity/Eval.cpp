@@ -45,11 +45,9 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
     return T;
   }
   if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
-    auto G = P.GlobalVary.find(VD);
-    if (G != P.GlobalVary.end()) {
-      Taint T = G->second;
-      auto R = P.GlobalIsRank.find(VD);
-      T.IsRank = R != P.GlobalIsRank.end() && R->second;
+    if (const Taint *G = P.Tu.globalVary(VD)) {
+      Taint T = *G;
+      T.IsRank = P.Tu.globalIsRank(VD);
       return T;
     }
     if (VD->isConstexpr() || VD->getType().isConstQualified())
@@ -260,20 +258,14 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
         if (Agreed != S.end())
           return Agreed->second;
       }
-      auto It = P.FieldVary.find(F);
-      if (It != P.FieldVary.end()) {
-        Taint FT = It->second;
-        FT.Params = 0;
-        T.join(FT);
-      }
+      if (const Taint *FT = P.Tu.fieldVary(F))
+        T.join(*FT);
       // The field's range over every write in the TU, if all agree.
       T.Range.reset();
-      auto FR = P.FieldRange.find(F);
-      if (FR != P.FieldRange.end() && FR->second && isTaughtDecl(E, F))
-        T.Range = FR->second;
+      if (isTaughtDecl(E, F))
+        T.Range = P.Tu.fieldRange(F);
       // Holds the rank when every write seen stores it (`rank_ = r`).
-      auto FI = P.FieldIsRank.find(F);
-      T.IsRank = FI != P.FieldIsRank.end() && FI->second && isTaughtDecl(E, F);
+      T.IsRank = P.Tu.fieldIsRank(F) && isTaughtDecl(E, F);
     }
     return T;
   }

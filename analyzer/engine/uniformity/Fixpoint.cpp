@@ -195,9 +195,9 @@ VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
   VarState S;
   if (Cacheable) {
     FunctionBody::ReplayCheckpoints &Saved = R.Body->Checkpoints[B];
-    if (Saved.Stamp != P.GrowthStamp) {
+    if (Saved.Stamp != P.growthStamp()) {
       Saved.States.clear();
-      Saved.Stamp = P.GrowthStamp;
+      Saved.Stamp = P.growthStamp();
     }
     if (Saved.States.empty())
       Saved.States.push_back(R.Body->In.lookup(B));
@@ -208,7 +208,7 @@ VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
   } else {
     S = R.Body->In.lookup(B);
   }
-  unsigned Stamp = P.GrowthStamp;
+  unsigned Stamp = P.growthStamp();
   std::vector<VarState> Fresh; // Checkpoints past the saved ones.
   Taint Ctl = controlTaint(B);
   for (size_t I = From; I < Stop; ++I) {
@@ -218,7 +218,7 @@ VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
       Fresh.push_back(S);
   }
   // A replay that grew the TU facts saw them change midway: keep nothing.
-  if (Cacheable && !Fresh.empty() && Stamp == P.GrowthStamp) {
+  if (Cacheable && !Fresh.empty() && Stamp == P.growthStamp()) {
     FunctionBody::ReplayCheckpoints &Saved = R.Body->Checkpoints[B];
     if (Saved.Stamp == Stamp && Saved.States.size() == Known)
       for (VarState &F : Fresh)

@@ -40,18 +40,7 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
   if (!VD)
     return;
   if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
-    auto [RankIt, FirstWrite] = P.GlobalIsRank.try_emplace(VD, T.IsRank);
-    if (!FirstWrite && RankIt->second && !T.IsRank) {
-      RankIt->second = false;
-      ++P.GrowthStamp;
-    }
-    Taint G = T;
-    G.Params = 0;
-    if (G.Vary) {
-      auto [It, New] = P.GlobalVary.try_emplace(VD, G);
-      if (New)
-        ++P.GrowthStamp;
-    }
+    P.Tu.noteGlobalWrite(VD, T);
     return;
   }
   forgetFieldsOf(S, VD);
@@ -241,13 +230,7 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
 }
 
 void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
-  if (T.Vary) {
-    Taint FT = T;
-    FT.Params = 0;
-    auto [It, New] = P.FieldVary.try_emplace(F, FT);
-    if (New)
-      ++P.GrowthStamp;
-  }
+  P.Tu.noteFieldVaries(F, T);
   if (T.Params) {
     // The callers record the value their arguments give it.
     auto It = R.ParamToField.find(F);
@@ -263,27 +246,7 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
     P.Limits.hit("parameter-field writes", FD->getQualifiedNameAsString());
     return;
   }
-  auto [RankIt, FirstWrite] = P.FieldIsRank.try_emplace(F, T.IsRank);
-  if (!FirstWrite && RankIt->second && !T.IsRank) {
-    RankIt->second = false;
-    ++P.GrowthStamp;
-  }
-  auto [It, New] = P.FieldRange.try_emplace(F, T.Range);
-  if (New) {
-    ++P.GrowthStamp;
-    return;
-  }
-  if (!It->second)
-    return;
-  Taint Old, Now;
-  Old.Range = It->second;
-  Now.Range = T.Range;
-  Old.join(Now);
-  if (!(Old.Range == It->second)) {
-    // Widen at once: a field that keeps changing (a counter) is unknown.
-    It->second.reset();
-    ++P.GrowthStamp;
-  }
+  P.Tu.noteFieldValue(F, T);
 }
 
 /// The name of a uniform value: Value's structure and declarations, when
@@ -368,13 +331,12 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                 !isTensorType(VD->getType()))
               P.addAlias(VD, V);
           // A copy of a sub-communicator is one too.
-          if (const VarDecl *Src = baseVar(Init); Src && P.SubComms.count(Src))
-            if (P.SubComms.insert(VD).second)
-              ++P.GrowthStamp;
+          if (const VarDecl *Src = baseVar(Init);
+              Src && P.Tu.isSubCommunicator(Src))
+            P.Tu.noteSubCommunicator(VD);
           if (const auto *IC = dyn_cast<CallExpr>(strip(Init)))
             if (E.apiRole(IC, Role::CommSplit))
-              if (P.SubComms.insert(VD).second)
-                ++P.GrowthStamp;
+              P.Tu.noteSubCommunicator(VD);
         } else {
           T.UniformContent = !isTensorType(VD->getType());
         }
@@ -406,8 +368,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
       if (const auto *IC = dyn_cast<CallExpr>(strip(B->getRHS())))
         if (E.apiRole(IC, Role::CommSplit))
           if (const VarDecl *VD = baseVar(B->getLHS()))
-            if (P.SubComms.insert(VD).second)
-              ++P.GrowthStamp;
+            P.Tu.noteSubCommunicator(VD);
     }
     return;
   }

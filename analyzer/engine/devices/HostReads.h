@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "Engine.h"
-#include "Loops.h"
+#include "engine/Engine.h"
+#include "engine/loops/Loops.h"
 
 namespace distlint {
 

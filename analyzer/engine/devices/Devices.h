@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "Engine.h"
+#include "engine/Engine.h"
 
 namespace distlint {
 

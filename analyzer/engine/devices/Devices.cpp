@@ -1,9 +1,9 @@
 //===- Devices.cpp --------------------------------------------------------===//
-#include "Devices.h"
-#include "EngineCache.h"
-#include "Loops.h"
-#include "UserCode.h"
-#include "Values.h"
+#include "engine/devices/Devices.h"
+#include "engine/EngineCache.h"
+#include "engine/UserCode.h"
+#include "engine/Values.h"
+#include "engine/loops/Loops.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

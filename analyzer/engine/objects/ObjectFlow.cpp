@@ -1,10 +1,10 @@
 //===- ObjectFlow.cpp -----------------------------------------------------===//
-#include "ObjectFlow.h"
-#include "UserCode.h"
+#include "engine/objects/ObjectFlow.h"
+#include "engine/Construction.h"
+#include "engine/UserCode.h"
+#include "engine/Values.h"
 #include "engine/cfg/CFGFacts.h"
-#include "Construction.h"
-#include "Loops.h"
-#include "Values.h"
+#include "engine/loops/Loops.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -57,7 +57,8 @@ VarSet aliasesOf(const VarDecl *Root, const FunctionDecl *FD) {
     for (const VarDecl *V : Vars) {
       if (Set.count(V) || !V->getInit() || !isReferenceOrPointer(V->getType()))
         continue;
-      if (const VarDecl *From = designatedVar(V->getInit()); From && Set.count(From)) {
+      if (const VarDecl *From = designatedVar(V->getInit());
+          From && Set.count(From)) {
         Set.insert(V);
         Grew = true;
       }
@@ -71,7 +72,8 @@ VarSet aliasesOf(const VarDecl *Root, const FunctionDecl *FD) {
 bool isFieldAssignment(const Stmt *S, const FieldDecl *&Field,
                        const Expr *&Object, const Expr *&Value) {
   const Expr *LHS = nullptr, *RHS = nullptr;
-  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
+  if (const auto *B = dyn_cast<BinaryOperator>(S);
+      B && B->getOpcode() == BO_Assign) {
     LHS = B->getLHS();
     RHS = B->getRHS();
   } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
@@ -204,10 +206,10 @@ bool callSetsField(Engine &E, const Stmt *S, const VarSet &Aliases,
     // factories (make_shared(Args&&...)) pass the object on instead.
     if (Callee->getBuiltinID() || isForwardingParam(Callee, I))
       continue;
-    bool ConstView = PT->isReferenceType()
-                         ? PT->getPointeeType().isConstQualified()
-                         : (PT->isPointerType() &&
-                            PT->getPointeeType().isConstQualified());
+    bool ConstView =
+        PT->isReferenceType()
+            ? PT->getPointeeType().isConstQualified()
+            : (PT->isPointerType() && PT->getPointeeType().isConstQualified());
     if (!ConstView && E.api().lookup(Callee).empty() &&
         !isa<CXXConstructorDecl>(Callee))
       return true;
@@ -261,7 +263,8 @@ Tri fieldSetImpl(Engine &E, const VarDecl *Root, const FunctionDecl *FD,
     if (isFieldAssignment(S, F, Obj, Val))
       return false;
     // Re-seating the root itself: `opts = Options::create();`.
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign)
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && B->getOpcode() == BO_Assign)
       return designatedVar(B->getLHS()) == Root &&
              isa<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);

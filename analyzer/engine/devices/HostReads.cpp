@@ -1,10 +1,10 @@
 //===- HostReads.cpp ------------------------------------------------------===//
-#include "HostReads.h"
-#include "Construction.h"
-#include "Devices.h"
-#include "UserCode.h"
-#include "Values.h"
+#include "engine/devices/HostReads.h"
+#include "engine/Construction.h"
+#include "engine/UserCode.h"
+#include "engine/Values.h"
 #include "engine/cfg/CFGFacts.h"
+#include "engine/devices/Devices.h"
 #include "engine/devices/HostDecisions.h"
 #include "engine/devices/Syncs.h"
 

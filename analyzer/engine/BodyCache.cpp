@@ -1,4 +1,4 @@
-//===- ResultCache.cpp - Function bodies kept within a memory budget ------===//
+//===- BodyCache.cpp - Function bodies kept within a memory budget -------===//
 //
 // Every function's result stays for the whole TU, but its body (CFG facts,
 // per-block states) only while the bodies fit Budget::ResultCacheBytes:
@@ -13,7 +13,7 @@
 // so it costs one round, not the whole fixpoint. It gives the same states when
 // the first analysis saw no function in progress (a recursion cut answers with
 // a partial result), ran outside a specialized re-analysis, and neither grew
-// the TU facts (GrowthStamp) nor learnt new aliases while it ran, and the TU
+// the TU facts (TuFacts::stamp) nor learnt new aliases while it ran, and the TU
 // facts have not grown since: then a second analysis reads the same callee
 // results and the same TU facts. Only such bodies are ever dropped; the others
 // stay.
@@ -83,8 +83,8 @@ void AnalysisManager::endAnalysis(FunctionResult &R, unsigned StartStamp,
   if (!Running.empty() && Running.back() == &R)
     Running.pop_back();
   R.Analyzing = false;
-  R.Stamp = GrowthStamp;
-  if (GrowthStamp != StartStamp || AliasCount != StartAliases)
+  R.Stamp = growthStamp();
+  if (growthStamp() != StartStamp || AliasCount != StartAliases)
     R.Reproducible = false;
   if (R.Reproducible) {
     touch(R);
@@ -180,7 +180,7 @@ void AnalysisManager::trim() {
     ++It; // Past R, which leaves the list.
     unlist(*R);
     // Grown TU facts would give another body: this one stays, unlisted.
-    if (R->Stamp != GrowthStamp)
+    if (R->Stamp != growthStamp())
       continue;
     R->Body.reset();
     ++Limits.ResultCacheDrops;

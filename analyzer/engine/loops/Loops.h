@@ -1,4 +1,5 @@
-//===- Loops.h - Loop and call-context questions beyond Engine.h -*- C++ -*-===//
+//===- Loops.h - Loop and call-context questions beyond Engine.h -*- C++
+//-*-===//
 //
 // Engine.h answers "is this a training loop" and "is this statement
 // periodic"; rules also need to know whether a statement runs once per
@@ -9,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "Engine.h"
+#include "engine/Engine.h"
 #include "engine/ast/AstHelpers.h" // isLoopStmt
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -95,8 +96,8 @@ bool variesPerIteration(Engine &E, const clang::Expr *X,
                         const StepContext &Ctx);
 
 /// Calls of FD (resolved through Engine::resolveCallee) in user code.
-llvm::ArrayRef<const clang::CallExpr *> callSitesOf(Engine &E,
-                                                    const clang::FunctionDecl *FD);
+llvm::ArrayRef<const clang::CallExpr *>
+callSitesOf(Engine &E, const clang::FunctionDecl *FD);
 
 /// Calls and constructor calls inside S (including lambda bodies), with the
 /// callee (null when unknown).

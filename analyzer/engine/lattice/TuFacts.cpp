@@ -1,0 +1,150 @@
+//===- TuFacts.cpp - What the whole TU knows, grown in rounds -------------===//
+#include "engine/lattice/TuFacts.h"
+
+using namespace clang;
+
+namespace distlint {
+
+bool TuFacts::joinVary(llvm::DenseMap<const void *, Taint> &Map,
+                       const void *Key, const Taint &T) {
+  Taint Kept = T;
+  Kept.Params = 0; // Which parameters reach it is the writer's business.
+  return Map.try_emplace(Key, Kept).second && grew();
+}
+
+/// The first write decides alone; a later write that is not the rank makes
+/// it false for good.
+bool TuFacts::joinIsRank(llvm::DenseMap<const void *, bool> &Map,
+                         const void *Key, bool IsRank) {
+  auto [It, First] = Map.try_emplace(Key, IsRank);
+  if (First || !It->second || IsRank)
+    return false;
+  It->second = false;
+  return grew();
+}
+
+bool TuFacts::joinRange(const void *Key, const std::optional<IntRange> &Range) {
+  auto [It, New] = FieldRange.try_emplace(Key, Range);
+  if (New)
+    return grew();
+  if (!It->second)
+    return false;
+  Taint Old, Now;
+  Old.Range = It->second;
+  Now.Range = Range;
+  Old.join(Now);
+  if (Old.Range == It->second)
+    return false;
+  // Widened at once: a field that keeps changing (a counter) is unknown.
+  It->second.reset();
+  return grew();
+}
+
+bool TuFacts::noteGlobalWrite(const VarDecl *VD, const Taint &T) {
+  bool Grew = joinIsRank(GlobalIsRank, VD, T.IsRank);
+  if (T.Vary)
+    Grew |= joinVary(GlobalVary, VD, T);
+  return Grew;
+}
+
+bool TuFacts::noteGlobalInitializer(const VarDecl *VD, const Taint &T) {
+  return T.Vary && joinVary(GlobalVary, VD, T);
+}
+
+bool TuFacts::noteFieldVaries(const FieldDecl *F, const Taint &T) {
+  return T.Vary && joinVary(FieldVary, F, T);
+}
+
+bool TuFacts::noteFieldValue(const FieldDecl *F, const Taint &T) {
+  bool Grew = joinIsRank(FieldIsRank, F, T.IsRank);
+  return joinRange(F, T.Range) || Grew;
+}
+
+bool TuFacts::noteSubCommunicator(const VarDecl *VD) {
+  return SubComms.insert(VD).second && grew();
+}
+
+bool TuFacts::join(const TuFacts &O) {
+  bool Grew = false;
+  for (const auto &[Key, T] : O.GlobalVary)
+    Grew |= joinVary(GlobalVary, Key, T);
+  for (const auto &[Key, T] : O.FieldVary)
+    Grew |= joinVary(FieldVary, Key, T);
+  for (const auto &[Key, IsRank] : O.GlobalIsRank)
+    Grew |= joinIsRank(GlobalIsRank, Key, IsRank);
+  for (const auto &[Key, IsRank] : O.FieldIsRank)
+    Grew |= joinIsRank(FieldIsRank, Key, IsRank);
+  for (const auto &[Key, Range] : O.FieldRange) {
+    if (!Range) { // Unknown absorbs.
+      auto [It, New] = FieldRange.try_emplace(Key, std::nullopt);
+      if (New || It->second) {
+        It->second.reset();
+        Grew |= grew();
+      }
+      continue;
+    }
+    Grew |= joinRange(Key, Range);
+  }
+  for (const VarDecl *VD : O.SubComms)
+    Grew |= noteSubCommunicator(VD);
+  return Grew;
+}
+
+const Taint *TuFacts::globalVary(const VarDecl *VD) const {
+  auto It = GlobalVary.find(VD);
+  return It == GlobalVary.end() ? nullptr : &It->second;
+}
+
+bool TuFacts::globalIsRank(const VarDecl *VD) const {
+  auto It = GlobalIsRank.find(VD);
+  return It != GlobalIsRank.end() && It->second;
+}
+
+const Taint *TuFacts::fieldVary(const FieldDecl *F) const {
+  auto It = FieldVary.find(F);
+  return It == FieldVary.end() ? nullptr : &It->second;
+}
+
+std::optional<IntRange> TuFacts::fieldRange(const FieldDecl *F) const {
+  auto It = FieldRange.find(F);
+  return It == FieldRange.end() ? std::nullopt : It->second;
+}
+
+bool TuFacts::fieldIsRank(const FieldDecl *F) const {
+  auto It = FieldIsRank.find(F);
+  return It != FieldIsRank.end() && It->second;
+}
+
+bool TuFacts::operator==(const TuFacts &O) const {
+  auto SameKeys = [](const auto &A, const auto &B) {
+    if (A.size() != B.size())
+      return false;
+    for (const auto &KV : A)
+      if (!B.count(KV.first))
+        return false;
+    return true;
+  };
+  if (!SameKeys(GlobalVary, O.GlobalVary) || !SameKeys(FieldVary, O.FieldVary))
+    return false;
+  auto SameValues = [](const auto &A, const auto &B) {
+    if (A.size() != B.size())
+      return false;
+    for (const auto &KV : A) {
+      auto It = B.find(KV.first);
+      if (It == B.end() || !(It->second == KV.second))
+        return false;
+    }
+    return true;
+  };
+  if (!SameValues(GlobalIsRank, O.GlobalIsRank) ||
+      !SameValues(FieldIsRank, O.FieldIsRank) ||
+      !SameValues(FieldRange, O.FieldRange) ||
+      SubComms.size() != O.SubComms.size())
+    return false;
+  for (const clang::VarDecl *VD : SubComms)
+    if (!O.SubComms.count(VD))
+      return false;
+  return true;
+}
+
+} // namespace distlint

@@ -1,0 +1,91 @@
+//===- TuFacts.h - What the whole TU knows, grown in rounds -----*- C++ -*-===//
+//
+// Facts the uniformity data-flow learns from every function of a TU and reads
+// back in every other: which globals and fields are written rank-varying
+// values, the range of values each field is written, which of them are only
+// ever written the rank itself, and which variables hold sub-communicators.
+//
+// Each fact is a lattice of finite height that only grows: absent < present
+// for a varying global or field and a sub-communicator; a field's range goes
+// from absent to the first write's range to unknown (widened at its first
+// change: a field that keeps changing is a counter); "only the rank" falls
+// once from true to false. Every note*() is a join with one write and says
+// whether it changed anything; a change moves stamp(), which the TU rounds,
+// the per-function fixpoint cache and the body cache compare to know whether
+// what they computed still holds.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "engine/lattice/Taint.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
+
+namespace clang {
+class FieldDecl;
+class VarDecl;
+} // namespace clang
+
+namespace distlint {
+
+class TuFacts {
+public:
+  /// A write of T into the global (or static) VD.
+  bool noteGlobalWrite(const clang::VarDecl *VD, const Taint &T);
+  /// A global whose initializer is rank-varying (`static int r =
+  /// get_rank();`): varying before any write is seen.
+  bool noteGlobalInitializer(const clang::VarDecl *VD, const Taint &T);
+  /// A write of the varying T into field F.
+  bool noteFieldVaries(const clang::FieldDecl *F, const Taint &T);
+  /// A write of T, which no parameter reaches (the callers record what
+  /// their arguments give it), into field F: its range and rank-ness.
+  bool noteFieldValue(const clang::FieldDecl *F, const Taint &T);
+  /// VD holds a sub-communicator (the result of a split, or a copy of one).
+  bool noteSubCommunicator(const clang::VarDecl *VD);
+  /// Joins every fact of Other into these.
+  bool join(const TuFacts &Other);
+
+  /// Moves whenever a fact grows.
+  unsigned stamp() const { return Stamp; }
+
+  /// Why a global varies, when a varying write (or initializer) was seen.
+  const Taint *globalVary(const clang::VarDecl *VD) const;
+  /// Is every write of the global seen the rank itself?
+  bool globalIsRank(const clang::VarDecl *VD) const;
+  /// Why a field varies, when a varying write was seen.
+  const Taint *fieldVary(const clang::FieldDecl *F) const;
+  /// The range of every value written into F; nullopt when unknown or when
+  /// no write was seen.
+  std::optional<IntRange> fieldRange(const clang::FieldDecl *F) const;
+  /// Is every write of the field seen the rank itself?
+  bool fieldIsRank(const clang::FieldDecl *F) const;
+  bool isSubCommunicator(const clang::VarDecl *VD) const {
+    return SubComms.count(VD);
+  }
+
+  /// Equal facts (for the lattice-law tests).
+  bool operator==(const TuFacts &O) const;
+
+private:
+  bool grew() {
+    ++Stamp;
+    return true;
+  }
+  bool joinVary(llvm::DenseMap<const void *, Taint> &Map, const void *Key,
+                const Taint &T);
+  bool joinIsRank(llvm::DenseMap<const void *, bool> &Map, const void *Key,
+                  bool IsRank);
+  bool joinRange(const void *Key, const std::optional<IntRange> &Range);
+
+  llvm::DenseMap<const void *, Taint> GlobalVary, FieldVary;
+  llvm::DenseMap<const void *, bool> GlobalIsRank, FieldIsRank;
+  /// Absent: no write seen; nullopt: unknown.
+  llvm::DenseMap<const void *, std::optional<IntRange>> FieldRange;
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> SubComms;
+  unsigned Stamp = 0;
+};
+
+} // namespace distlint

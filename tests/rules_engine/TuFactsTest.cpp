@@ -1,0 +1,178 @@
+//===- TuFactsTest.cpp - Laws of the TU-wide facts ------------------------===//
+//
+// TuFacts (engine/lattice/TuFacts.h) grows in rounds: joins must be
+// commutative, associative and idempotent, and an upper bound; noting the
+// same writes in any order must give the same facts; every note says whether
+// it grew the facts, and the stamp moves exactly then; and the height is
+// finite (a field whose range keeps changing widens once, to unknown).
+//
+//===----------------------------------------------------------------------===//
+#include "engine/lattice/TuFacts.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+using namespace distlint;
+
+namespace {
+
+// Stand-ins for declarations: the facts key on their addresses only.
+const clang::FieldDecl *field(unsigned I) {
+  return reinterpret_cast<const clang::FieldDecl *>(
+      uintptr_t(0x10000 + 64 * I));
+}
+const clang::VarDecl *var(unsigned I) {
+  return reinterpret_cast<const clang::VarDecl *>(uintptr_t(0x20000 + 64 * I));
+}
+
+Taint rankValue() {
+  Taint T = Taint::varying(VaryKind::Rank, {}, "rank");
+  T.IsRank = true;
+  return T;
+}
+Taint localValue() { return Taint::varying(VaryKind::LocalData, {}, "clock"); }
+Taint constant(int64_t V) { return Taint::constant(V); }
+
+/// One write the data-flow may note.
+struct Write {
+  enum Kind { Global, FieldVaries, FieldValue, SubComm } K;
+  unsigned Target;
+  Taint Value;
+  bool applyTo(TuFacts &F) const {
+    switch (K) {
+    case Global:
+      return F.noteGlobalWrite(var(Target), Value);
+    case FieldVaries:
+      return F.noteFieldVaries(field(Target), Value);
+    case FieldValue:
+      return F.noteFieldValue(field(Target), Value);
+    case SubComm:
+      return F.noteSubCommunicator(var(Target + 8));
+    }
+    return false;
+  }
+};
+
+std::vector<Write> writes() {
+  std::vector<Write> Out;
+  const Taint Values[] = {rankValue(), localValue(), constant(0), constant(4),
+                          Taint()};
+  for (unsigned T = 0; T < 2; ++T)
+    for (const Taint &V : Values) {
+      Out.push_back({Write::Global, T, V});
+      Out.push_back({Write::FieldVaries, T, V});
+      Out.push_back({Write::FieldValue, T, V});
+    }
+  Out.push_back({Write::SubComm, 0, Taint()});
+  Out.push_back({Write::SubComm, 1, Taint()});
+  return Out;
+}
+
+/// Facts from a slice of the writes, for the join laws.
+std::vector<TuFacts> samples() {
+  std::vector<Write> W = writes();
+  std::vector<TuFacts> Out(1); // The empty facts: bottom.
+  for (size_t Start = 0; Start < W.size(); Start += 3)
+    for (size_t Len : {size_t(1), size_t(4), size_t(9)}) {
+      TuFacts F;
+      for (size_t I = Start; I < std::min(W.size(), Start + Len); ++I)
+        W[I].applyTo(F);
+      Out.push_back(F);
+    }
+  return Out;
+}
+
+TuFacts joined(TuFacts A, const TuFacts &B) {
+  A.join(B);
+  return A;
+}
+
+TEST(TuFacts, JoinIsCommutativeAssociativeIdempotentAndAnUpperBound) {
+  std::vector<TuFacts> S = samples();
+  ASSERT_GT(S.size(), 10u);
+  for (const TuFacts &A : S) {
+    EXPECT_TRUE(joined(A, A) == A);
+    EXPECT_TRUE(joined(A, TuFacts()) == A); // The empty facts are bottom.
+    for (const TuFacts &B : S) {
+      TuFacts AB = joined(A, B);
+      EXPECT_TRUE(AB == joined(B, A));
+      EXPECT_TRUE(joined(AB, A) == AB); // A <= A join B.
+      EXPECT_TRUE(joined(AB, B) == AB);
+      for (size_t K = 0; K < S.size(); K += 5)
+        EXPECT_TRUE(joined(AB, S[K]) == joined(A, joined(B, S[K])));
+    }
+  }
+}
+
+TEST(TuFacts, TheOrderOfTheWritesDoesNotMatter) {
+  std::vector<Write> W = writes();
+  TuFacts Forward, Backward, Interleaved;
+  for (const Write &X : W)
+    X.applyTo(Forward);
+  for (auto It = W.rbegin(); It != W.rend(); ++It)
+    It->applyTo(Backward);
+  for (size_t I = 0; I < W.size(); I += 2)
+    W[I].applyTo(Interleaved);
+  for (size_t I = 1; I < W.size(); I += 2)
+    W[I].applyTo(Interleaved);
+  EXPECT_TRUE(Forward == Backward);
+  EXPECT_TRUE(Forward == Interleaved);
+  // Every write noted separately and joined gives the same facts.
+  TuFacts Joined;
+  for (const Write &X : W) {
+    TuFacts One;
+    X.applyTo(One);
+    Joined.join(One);
+  }
+  EXPECT_TRUE(Joined == Forward);
+}
+
+TEST(TuFacts, TheStampMovesExactlyWhenANoteGrowsTheFacts) {
+  TuFacts F;
+  for (const Write &X : writes()) {
+    unsigned Before = F.stamp();
+    TuFacts Copy = F;
+    bool Grew = X.applyTo(F);
+    EXPECT_EQ(Grew, F.stamp() != Before);
+    EXPECT_EQ(Grew, !(Copy == F));
+    // The same write again changes nothing.
+    unsigned After = F.stamp();
+    EXPECT_FALSE(X.applyTo(F));
+    EXPECT_EQ(F.stamp(), After);
+  }
+  EXPECT_TRUE(F.globalVary(var(0)));
+  EXPECT_FALSE(F.globalIsRank(var(0))); // A local value was written too.
+  EXPECT_TRUE(F.isSubCommunicator(var(8)));
+  EXPECT_FALSE(F.isSubCommunicator(var(0)));
+}
+
+TEST(TuFacts, AFieldWrittenOnlyTheRankHoldsTheRank) {
+  TuFacts F;
+  EXPECT_TRUE(F.noteFieldVaries(field(3), rankValue()));
+  F.noteFieldValue(field(3), rankValue());
+  EXPECT_TRUE(F.fieldIsRank(field(3)));
+  EXPECT_TRUE(F.noteFieldValue(field(3), constant(2))); // Falls, once.
+  EXPECT_FALSE(F.fieldIsRank(field(3)));
+  EXPECT_FALSE(F.noteFieldValue(field(3), rankValue()));
+  EXPECT_FALSE(F.fieldIsRank(field(3)));
+  EXPECT_FALSE(F.noteFieldVaries(field(4), constant(1))); // Not varying.
+  EXPECT_EQ(F.fieldVary(field(4)), nullptr);
+}
+
+TEST(TuFacts, ACounterFieldWidensOnceToUnknown) {
+  TuFacts F;
+  EXPECT_TRUE(F.noteFieldValue(field(5), constant(0)));
+  ASSERT_TRUE(F.fieldRange(field(5)).has_value());
+  EXPECT_FALSE(F.noteFieldValue(field(5), constant(0)));
+  EXPECT_TRUE(F.noteFieldValue(field(5), constant(1)));
+  EXPECT_FALSE(F.fieldRange(field(5)).has_value());
+  unsigned Stamp = F.stamp();
+  for (int64_t V = 2; V < 50; ++V)
+    EXPECT_FALSE(F.noteFieldValue(field(5), constant(V)));
+  EXPECT_EQ(F.stamp(), Stamp);
+}
+
+} // namespace
