@@ -65,9 +65,9 @@ void afterForkInChild() {
 
 } // namespace
 
-TraceWriter *trace() {
+TraceWriter *openTrace() {
   TraceWriter *T = traceIfOpen();
-  if (DLRT_LIKELY(T))
+  if (T)
     return T;
   if (config().Disabled || TraceFailed.load())
     return nullptr;
