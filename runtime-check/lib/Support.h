@@ -10,6 +10,17 @@
 #define DLRT_LIKELY(X) __builtin_expect(!!(X), 1)
 #define DLRT_UNLIKELY(X) __builtin_expect(!!(X), 0)
 
+#if defined(__SANITIZE_THREAD__)
+#define DLRT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DLRT_TSAN 1
+#endif
+#endif
+#ifndef DLRT_TSAN
+#define DLRT_TSAN 0
+#endif
+
 namespace distlint {
 namespace rt {
 
