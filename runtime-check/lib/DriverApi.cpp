@@ -11,10 +11,14 @@
 namespace distlint {
 namespace rt {
 
+namespace detail {
+DriverApi LoadedDriverApi;
+std::atomic<int> DriverApiState{0};
+} // namespace detail
+
 namespace {
-DriverApi Api;
-// 0 untried, 1 loaded, 2 disabled, 3 absent (tried again on retryDriverApi).
-std::atomic<int> State{0};
+DriverApi &Api = detail::LoadedDriverApi;
+std::atomic<int> &State = detail::DriverApiState;
 
 bool resolve() {
   void *Lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
@@ -39,9 +43,9 @@ bool resolve() {
 }
 } // namespace
 
-const DriverApi *driverApi() {
+const DriverApi *lookUpDriverApi() {
   int S = State.load(std::memory_order_acquire);
-  if (DLRT_LIKELY(S == 1))
+  if (S == 1)
     return &Api;
   if (S != 0)
     return nullptr;

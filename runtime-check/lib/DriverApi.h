@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
+
 namespace distlint {
 namespace rt {
 
@@ -28,10 +30,27 @@ struct DriverApi {
 
 /// The driver's entry points, or null when no libcuda.so.1 was loaded at the
 /// last look (or DISTLINT_RT_EVENTS=0). Cheap after the first call.
-const DriverApi *driverApi();
+inline const DriverApi *driverApi();
+/// driverApi() before the driver was resolved or found absent.
+const DriverApi *lookUpDriverApi();
 /// Looks for the driver again on the next driverApi() (communicator set-up
 /// calls this: the program may have loaded CUDA since).
 void retryDriverApi();
+
+namespace detail {
+extern DriverApi LoadedDriverApi;
+/// 0 untried, 1 loaded, 2 disabled, 3 absent (tried again on retryDriverApi).
+extern std::atomic<int> DriverApiState;
+} // namespace detail
+
+inline const DriverApi *driverApi() {
+  int S = detail::DriverApiState.load(std::memory_order_acquire);
+  if (__builtin_expect(S == 1, 1))
+    return &detail::LoadedDriverApi;
+  if (S != 0)
+    return nullptr;
+  return lookUpDriverApi();
+}
 
 } // namespace rt
 } // namespace distlint

@@ -65,8 +65,8 @@ int32_t myBlock() {
   return Block;
 }
 
-void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs,
-                 CommState *Comm, OpCode Op, PackedFrame Site) {
+inline void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs,
+                        CommState *Comm, OpCode Op, PackedFrame Site) {
   E.Generation.store(E.Generation.load(std::memory_order_relaxed) + 1,
                      std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
@@ -94,8 +94,10 @@ bool reapBlock(uint32_t Base) {
 DLRT_TLS uint32_t SharedBackoff; ///< Claims to skip the full shared region for.
 DLRT_TLS uint32_t ReapBackoff;   ///< Claims to skip checking our events for.
 
-int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm,
-                     OpCode Op, PackedFrame Site) {
+__attribute__((noinline)) int32_t claimPendingSlow(uint64_t Slot,
+                                                   uint64_t StartNs,
+                                                   CommState *Comm, OpCode Op,
+                                                   PackedFrame Site) {
   int32_t Block = myBlock();
   if (DLRT_LIKELY(Block >= 0)) {
     uint32_t Base = uint32_t(Block) * kBlockEntries;
@@ -140,6 +142,21 @@ int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm,
   if (TraceWriter *T = traceIfOpen())
     T->header().UntrackedOps.fetch_add(1, std::memory_order_relaxed);
   return -1;
+}
+
+/// An entry for an operation: the thread's last one is usually free again
+/// (the call returned), so that one is tried first, inline.
+inline int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm,
+                            OpCode Op, PackedFrame Site) {
+  if (DLRT_LIKELY(MyBlock >= 0)) {
+    uint32_t Index = uint32_t(MyBlock) * kBlockEntries + MyHint;
+    PendingEntry &E = Pending[Index];
+    if (DLRT_LIKELY(E.State.load(std::memory_order_acquire) == PendingFree)) {
+      fillPending(E, Slot, StartNs, Comm, Op, Site);
+      return int32_t(Index);
+    }
+  }
+  return claimPendingSlow(Slot, StartNs, Comm, Op, Site);
 }
 
 /// The owner sets its own bits: a plain read-modify-write.
@@ -255,8 +272,6 @@ void markCompleted(TraceWriter &T, uint64_t Slot) {
 namespace {
 
 constexpr unsigned kMaxDeferred = 512;
-DLRT_TLS int GroupDepth;
-DLRT_TLS uint32_t GroupOrdinal;
 DLRT_TLS int32_t Deferred[kMaxDeferred];
 DLRT_TLS uint32_t DeferredCount;
 
@@ -294,8 +309,8 @@ void armEvent(int32_t Index, TraceRecord *R) {
 
 } // namespace
 
-int &ncclGroupDepth() { return GroupDepth; }
-uint32_t &ncclGroupOrdinal() { return GroupOrdinal; }
+DLRT_TLS int NcclGroupDepth;
+DLRT_TLS uint32_t NcclGroupOrdinal;
 
 void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream,
                    bool InGroup) {
@@ -385,7 +400,7 @@ void resetPendingAfterFork() {
   for (PendingEntry &E : Pending)
     E.State.store(PendingFree);
   MyBlock = -1; // The forking thread's block entries were just freed.
-  GroupDepth = 0;
+  NcclGroupDepth = 0;
   DeferredCount = 0;
 }
 

@@ -12,6 +12,7 @@
 #include "PendingTable.h"
 #include "Support.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -26,6 +27,20 @@ namespace rt {
 
 DLRT_TLS int HookDepth;
 std::atomic<TraceWriter *> CurrentTrace{nullptr};
+std::atomic<ClockGettimeFn> VdsoClockGettime{nullptr};
+
+namespace {
+__attribute__((constructor)) void findVdsoClock() {
+  void *Vdso = dlopen("linux-vdso.so.1", RTLD_NOLOAD | RTLD_LAZY);
+  if (!Vdso)
+    return;
+  void *Fn = dlsym(Vdso, "__vdso_clock_gettime"); // x86-64
+  if (!Fn)
+    Fn = dlsym(Vdso, "__kernel_clock_gettime"); // AArch64
+  VdsoClockGettime.store(reinterpret_cast<ClockGettimeFn>(Fn),
+                         std::memory_order_relaxed);
+}
+} // namespace
 
 namespace {
 
@@ -65,9 +80,9 @@ void afterForkInChild() {
 
 } // namespace
 
-TraceWriter *trace() {
+TraceWriter *openTrace() {
   TraceWriter *T = traceIfOpen();
-  if (DLRT_LIKELY(T))
+  if (T)
     return T;
   if (config().Disabled || TraceFailed.load())
     return nullptr;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "StackWalker.h"
+#include "Support.h"
 #include "TraceFormat.h"
 #include "TraceWriter.h"
 
@@ -34,8 +35,10 @@ const Config &config();
 
 /// This rank's trace, created on first use; null when disabled or when the
 /// file could not be created (reported once). Hooks then only forward.
-TraceWriter *trace();
+inline TraceWriter *trace();
 inline TraceWriter *traceIfOpen();
+/// trace()'s first use: creates the trace file and starts the watchdog.
+TraceWriter *openTrace();
 
 /// Sets the global rank once a library tells it (MPI_Init).
 void setGlobalRank(int Rank, int WorldSize);
@@ -142,8 +145,10 @@ void setAbortHandler(Api ApiId, AbortHandler Handler);
 void abortJobOf(Api ApiId, CommState *Comm);
 
 /// Per-thread NCCL group nesting, maintained by the NCCL hooks.
-int &ncclGroupDepth();
-uint32_t &ncclGroupOrdinal();
+extern DLRT_TLS int NcclGroupDepth;
+extern DLRT_TLS uint32_t NcclGroupOrdinal;
+inline int &ncclGroupDepth() { return NcclGroupDepth; }
+inline uint32_t &ncclGroupOrdinal() { return NcclGroupOrdinal; }
 
 // ---- Inline fast path
 // ---------------------------------------------------------------
@@ -151,6 +156,11 @@ uint32_t &ncclGroupOrdinal();
 extern std::atomic<TraceWriter *> CurrentTrace;
 inline TraceWriter *traceIfOpen() {
   return CurrentTrace.load(std::memory_order_acquire);
+}
+inline TraceWriter *trace() {
+  if (TraceWriter *T = traceIfOpen(); DLRT_LIKELY(T))
+    return T;
+  return openTrace();
 }
 
 } // namespace rt

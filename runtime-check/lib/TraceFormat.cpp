@@ -7,22 +7,6 @@
 namespace distlint {
 namespace rt {
 
-namespace {
-const OpInfo OpTable[] = {
-    {"<none>", Api::None, OpCategory::Lifecycle},
-#define OP(Enum, Name, ApiId, Category)                                        \
-  {Name, Api::ApiId, OpCategory::Category},
-#include "OpTable.def"
-};
-} // namespace
-
-const OpInfo &opInfo(OpCode Code) {
-  auto Index = static_cast<unsigned>(Code);
-  if (Index >= static_cast<unsigned>(OpCode::NumOps))
-    return OpTable[0];
-  return OpTable[Index];
-}
-
 bool opIsRooted(OpCode Op) {
   switch (Op) {
   case OpCode::NcclBroadcast:

@@ -46,11 +46,25 @@ struct OpInfo {
   OpCategory Category;
 };
 
+/// Indexed by OpCode. In the header so that a hook's lookup of its own
+/// (constant) code folds away.
+inline constexpr OpInfo OpTable[] = {
+    {"<none>", Api::None, OpCategory::Lifecycle},
+#define OP(Enum, Name, ApiId, Category)                                        \
+  {Name, Api::ApiId, OpCategory::Category},
+#include "OpTable.def"
+};
+static_assert(sizeof(OpTable) / sizeof(OpTable[0]) == size_t(OpCode::NumOps),
+              "one OpTable entry per OpCode");
+
 /// Name, API and category of Code; a neutral entry for unknown codes.
-const OpInfo &opInfo(OpCode Code);
+constexpr const OpInfo &opInfo(OpCode Code) {
+  auto Index = static_cast<unsigned>(Code);
+  return OpTable[Index < static_cast<unsigned>(OpCode::NumOps) ? Index : 0];
+}
 /// Collectives whose root is part of the fingerprint (Peer holds it).
 bool opIsRooted(OpCode Code);
-inline const OpInfo &opInfo(uint16_t Code) { return opInfo(OpCode(Code)); }
+constexpr const OpInfo &opInfo(uint16_t Code) { return opInfo(OpCode(Code)); }
 
 enum class RecordKind : uint32_t {
   Op = 1,            ///< A call to an intercepted operation.

@@ -11,10 +11,14 @@
 #include "Support.h"
 
 #include <fcntl.h>
+#include <linux/membarrier.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +30,8 @@ namespace {
 
 constexpr uint32_t kModuleCapacity = 4095;
 constexpr uint32_t kSyncSiteCapacity = 1024; // A power of two.
+/// The part of the ring faulted in at creation (the default ring is 8 MiB).
+constexpr uint64_t kPrefaultBytes = 64ull << 20;
 
 /// mkdir -p; new directories are private to the user.
 bool makeDirs(const std::string &Dir) {
@@ -121,6 +127,16 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options,
   W->SyncSites = reinterpret_cast<SyncSite *>(Base + Layout.SyncSitesOffset);
   W->Records = reinterpret_cast<TraceRecord *>(Base + Layout.RecordsOffset);
 
+  // The first store to each page of a shared file mapping faults (tens of
+  // microseconds in a virtual machine): take those faults now rather than
+  // on every 32nd call of the ring's first lap. The ring is all zeros, so
+  // storing zero changes nothing a reader could see.
+  uint64_t Touch = std::min<uint64_t>(Layout.FileBytes - Layout.RecordsOffset,
+                                      kPrefaultBytes);
+  for (uint64_t Offset = 0; Offset < Touch; Offset += 4096)
+    *reinterpret_cast<volatile uint64_t *>(Base + Layout.RecordsOffset +
+                                           Offset) = 0;
+
   TraceHeader &H = *W->Header;
   H.Version = kTraceVersion;
   H.HeaderBytes = sizeof(TraceHeader);
@@ -146,7 +162,40 @@ TraceWriter *TraceWriter::create(const TraceOptions &Options,
   // The magic goes last: a reader never sees a half-initialized header.
   std::atomic_thread_fence(std::memory_order_release);
   std::memcpy(H.Magic, kTraceMagic, sizeof(kTraceMagic));
+  // A thread may own the head only if shareHead() can take it back.
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+              0) == 0)
+    W->HeadOwner.store(nullptr);
   return W;
+}
+
+TraceRecord *TraceWriter::claimShared(uint64_t &Slot) {
+  const void *Owner = HeadOwner.load(std::memory_order_acquire);
+  if (Owner == nullptr &&
+      HeadOwner.compare_exchange_strong(Owner, threadToken()))
+    return claim(Slot); // The first claim: this thread owns the head now.
+  if (Owner != kHeadShared)
+    shareHead();
+  Slot = Header->Head.fetch_add(1, std::memory_order_relaxed);
+  return slotRecord(Slot);
+}
+
+// The asymmetric fence of userspace RCU: the owner announces (OwnerBusy),
+// then looks at HeadOwner; here we change HeadOwner, then membarrier() runs
+// a full fence on every thread of the process. After it, either the owner's
+// announcement is visible, so we wait for its increment to end, or its look
+// comes after our change, so it does not increment.
+void TraceWriter::shareHead() {
+  std::lock_guard<std::mutex> Lock(ShareMu);
+  if (HeadOwner.load(std::memory_order_acquire) == kHeadShared)
+    return;
+  HeadOwner.store(kHeadSharing, std::memory_order_seq_cst);
+  // Registered in create(), so it does not fail; were it to, the wait below
+  // still covers an owner whose announcement is already visible.
+  syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  while (OwnerBusy.load(std::memory_order_acquire))
+    sched_yield();
+  HeadOwner.store(kHeadShared, std::memory_order_release);
 }
 
 void TraceWriter::countSync(OpCode Op, PackedFrame Site, uint64_t DurationNs) {

@@ -10,8 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <set>
+#include <atomic>
 #include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -157,6 +158,43 @@ TEST_F(RingFile, ConcurrentAppendsLoseNothing) {
   for (const Record &R : T.Records)
     Seen[R.Tid].insert(R.Seq);
   for (int I = 1; I <= Threads; ++I)
+    EXPECT_EQ(Seen[size_t(I)].size(), size_t(Each));
+}
+
+// The first thread to append owns the ring's head and bumps it without a
+// locked instruction; others that start while it appends take the head over.
+TEST_F(RingFile, AppendsRacingTheHeadsOwnerLoseNothing) {
+  TraceWriter *W = make(1 << 18);
+  ASSERT_NE(W, nullptr);
+  constexpr int Others = 3, OwnerEach = 100000, Each = 20000;
+  std::atomic<bool> Started{false};
+  std::thread Owner([&] {
+    for (int S = 1; S <= OwnerEach; ++S) {
+      put(*W, uint64_t(S), 1);
+      if (S == 1000)
+        Started.store(true);
+    }
+  });
+  std::vector<std::thread> Workers;
+  for (int I = 0; I < Others; ++I)
+    Workers.emplace_back([&, I] {
+      while (!Started.load())
+        std::this_thread::yield();
+      for (int S = 1; S <= Each; ++S)
+        put(*W, uint64_t(S), uint32_t(I + 2));
+    });
+  Owner.join();
+  for (auto &T : Workers)
+    T.join();
+  RankTrace T;
+  std::string Error;
+  ASSERT_TRUE(readTraceFile(W->path(), T, Error)) << Error;
+  ASSERT_EQ(T.Records.size(), size_t(OwnerEach + Others * Each));
+  std::vector<std::set<uint64_t>> Seen(Others + 2);
+  for (const Record &R : T.Records)
+    Seen[R.Tid].insert(R.Seq);
+  EXPECT_EQ(Seen[1].size(), size_t(OwnerEach));
+  for (int I = 2; I < Others + 2; ++I)
     EXPECT_EQ(Seen[size_t(I)].size(), size_t(Each));
 }
 
