@@ -49,12 +49,20 @@ struct Finding {
   std::string Fingerprint;
 };
 
+/// Why a file has no results.
+enum class FileErrorKind : uint8_t {
+  Failed,      ///< Clang or the analysis could not process it.
+  NotAnalyzed, ///< A tool error (its config) kept it from being analyzed;
+               ///< the error itself is reported once as a tool error.
+};
+
 /// A translation unit or input that could not be analyzed.
 struct FileError {
   std::string File;
   std::string Message; ///< Starts with "At.File:line:col: " when At is set.
   /// Where the error is (maybe a header of File); Line 0 = not known.
   Location At;
+  FileErrorKind Kind = FileErrorKind::Failed;
 };
 
 struct AnalysisResult {

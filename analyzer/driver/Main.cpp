@@ -454,9 +454,7 @@ int main(int argc, const char **argv) {
   // config) is listed in JSON/SARIF, but its line here would repeat it.
   std::vector<distlint::FileError> Shown;
   for (const distlint::FileError &E : Result.Errors)
-    if (!llvm::any_of(Fatal, [&](const std::string &F) {
-          return E.Message == "not analyzed: " + F;
-        }))
+    if (E.Kind != distlint::FileErrorKind::NotAnalyzed)
       Shown.push_back(E);
   OutputOptions OutOpts = outputOptionsFor(Opts);
   raw_ostream &OS = FileOut.isOpen() ? FileOut.os() : outs();

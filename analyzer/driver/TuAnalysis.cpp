@@ -263,7 +263,10 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   if (!Configs.configFor(Job.File, Config, ConfigError)) {
     // A tool error (exit 2), and this file's entry under `errors` too.
     R.ToolErrors.push_back(ConfigError);
-    R.Errors.push_back({Job.File, "not analyzed: " + ConfigError});
+    R.Errors.push_back({Job.File,
+                        "not analyzed: " + ConfigError,
+                        {},
+                        FileErrorKind::NotAnalyzed});
     return R;
   }
   AnalysisOptions AOpts;

@@ -89,7 +89,7 @@ private:
 constexpr size_t MinLoc = 4 + 4 + 4;
 constexpr size_t MinNote = MinLoc + 4;
 constexpr size_t MinFinding = 4 + 1 + MinLoc + 4 + 4 + 4;
-constexpr size_t MinFileError = 4 + 4 + MinLoc;
+constexpr size_t MinFileError = 4 + 4 + MinLoc + 1;
 constexpr size_t MinReplacement = 4 + 4 + 4 + 4;
 constexpr size_t MinString = 4;
 
@@ -128,9 +128,14 @@ bool readAll(Reader &R, TranslationUnitResult &Out) {
   if (!R.count(N, MinFileError))
     return false;
   Out.Errors.resize(N);
-  for (FileError &E : Out.Errors)
-    if (!R.str(E.File) || !R.str(E.Message) || !R.loc(E.At))
+  for (FileError &E : Out.Errors) {
+    uint8_t Kind;
+    if (!R.str(E.File) || !R.str(E.Message) || !R.loc(E.At) || !R.u8(Kind))
       return false;
+    if (Kind > static_cast<uint8_t>(FileErrorKind::NotAnalyzed))
+      return R.fail("bad file error kind " + std::to_string(Kind));
+    E.Kind = static_cast<FileErrorKind>(Kind);
+  }
   if (!R.count(N, MinString))
     return false;
   Out.ToolErrors.resize(N);
@@ -200,6 +205,7 @@ std::string serializeResult(const TranslationUnitResult &R) {
     W.str(E.File);
     W.str(E.Message);
     W.loc(E.At);
+    W.u8(static_cast<uint8_t>(E.Kind));
   }
   W.u32(static_cast<uint32_t>(R.ToolErrors.size()));
   for (const std::string &E : R.ToolErrors)

@@ -59,7 +59,7 @@ struct TranslationUnitResult {
 };
 
 /// Bumped on any layout change; readers reject other versions.
-constexpr unsigned ResultFormatVersion = 4;
+constexpr unsigned ResultFormatVersion = 5;
 
 std::string serializeResult(const TranslationUnitResult &R);
 

@@ -24,6 +24,10 @@ TranslationUnitResult sample() {
   G.Message = "";
   R.Findings.push_back(G);
   R.Errors.push_back({"/repo/src/broken.cpp", "analysis crashed: SIGSEGV"});
+  R.Errors.push_back({"/repo/src/skipped.cpp",
+                      "not analyzed: malformed .distlint.yaml",
+                      {},
+                      FileErrorKind::NotAnalyzed});
   R.ToolErrors.push_back("malformed .distlint.yaml");
   R.SuppressedByNoLint = 7;
   R.HeaderFiltered = 2;
@@ -57,6 +61,7 @@ void expectEqual(const TranslationUnitResult &A,
   for (size_t I = 0; I < A.Errors.size(); ++I) {
     EXPECT_EQ(A.Errors[I].File, B.Errors[I].File);
     EXPECT_EQ(A.Errors[I].Message, B.Errors[I].Message);
+    EXPECT_EQ(A.Errors[I].Kind, B.Errors[I].Kind);
   }
   EXPECT_EQ(A.ToolErrors, B.ToolErrors);
   EXPECT_EQ(A.SuppressedByNoLint, B.SuppressedByNoLint);
