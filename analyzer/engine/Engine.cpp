@@ -271,8 +271,11 @@ UniformityAnswer Engine::uniformity(const Expr *X) {
     A.Uniform = false;
     A.Origin = T->Origin;
   }
-  if (T && T->Range)
+  if (T && T->Range) {
     A.AtLeast = WorldLinearBound{T->Range->Lo.W, T->Range->Lo.C};
+    if (!T->Vary && T->Range->Lo == T->Range->Hi && T->Range->Lo.W == 0)
+      A.Constant = T->Range->Lo.C;
+  }
   return A;
 }
 

@@ -57,6 +57,8 @@ struct UniformityAnswer {
   uint64_t ValueName = 0;
   /// The smallest value it can have, when known (`size`: W).
   std::optional<WorldLinearBound> AtLeast;
+  /// Its value, when it is one integer whatever the world size.
+  std::optional<int64_t> Constant;
 };
 
 /// What every rank must pass alike to a collective (an argument by its role,

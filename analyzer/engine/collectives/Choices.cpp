@@ -396,6 +396,27 @@ bool atLeastOnce(Engine &E, const Stmt *T) {
   return runsOnceWithTwoRanks(E, F, V);
 }
 
+std::optional<bool> decidedCondition(Engine &E, const Stmt *T) {
+  const Expr *Cond = nullptr;
+  if (const auto *If = dyn_cast_or_null<IfStmt>(T))
+    Cond = If->getCond();
+  else if (const auto *C = dyn_cast_or_null<ConditionalOperator>(T))
+    Cond = C->getCond();
+  else if (const auto *B = dyn_cast_or_null<BinaryOperator>(T);
+           B && B->isLogicalOp())
+    Cond = B->getLHS();
+  if (!Cond || Cond->isValueDependent())
+    return std::nullopt;
+  NormalCondition N = normalCondition(testedOperand(Cond), E.context());
+  auto Test = constantTest(N, E.context());
+  if (!Test)
+    return std::nullopt;
+  UniformityAnswer A = E.uniformity(Test->first);
+  if (!A.Uniform || !A.Constant)
+    return std::nullopt;
+  return (*A.Constant == Test->second) != N.Negated;
+}
+
 ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   ChoiceKey K;
   K.Id = reinterpret_cast<uintptr_t>(T);

@@ -333,6 +333,13 @@ SequenceBuilder::walk(const CFGBlock *B,
       B = Succs.front();
       continue;
     }
+    // A condition on a value known to be one constant takes one arm.
+    if (Source.NumSuccs == 2 && Succs.size() == 2)
+      if (auto Taken = decidedCondition(E, Term)) {
+        unsigned Want = *Taken ? 0 : 1;
+        B = Source.Succ[0] == Want ? Succs[0] : Succs[1];
+        continue;
+      }
     const CFGBlock *Join = E.liveJoin(F.function(), B);
     llvm::SmallVector<const CFGBlock *, 8> Inner(Stops.begin(), Stops.end());
     if (Join)

@@ -68,6 +68,10 @@ bool endsJob(Engine &E, const clang::CallExpr *Call);
 
 /// Key of the choice a branch or loop terminator makes.
 ChoiceKey choiceKey(Engine &E, const clang::Stmt *Terminator);
+/// The outcome of a two-way branch whose condition tests a value the
+/// data-flow knows to be one constant (`mode = FLUSH; ... if (mode ==
+/// FLUSH_ALL)`), if it is decided so.
+std::optional<bool> decidedCondition(Engine &E, const clang::Stmt *Terminator);
 /// A counted loop over peers whose every call is a send or receive with the
 /// peer its counter names: seen from any one peer, one exchange.
 bool oneExchangePerPeer(Engine &E, const clang::Stmt *T, const NodeRef &Body);
