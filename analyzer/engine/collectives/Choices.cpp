@@ -13,6 +13,7 @@
 #include "engine/Values.h"
 #include "engine/ast/AstHelpers.h"
 #include "engine/cfg/CFGFacts.h"
+#include "engine/collectives/RankConditions.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -335,19 +336,6 @@ NormalCondition normalCondition(const Expr *Cond, ASTContext &Ctx) {
   return N;
 }
 
-/// What the CFG block ending in a branch on Cond tests: for `a && b` (or
-/// `a || b`) the block that branches is reached only when `a` did not
-/// decide, so it tests `b`.
-const Expr *testedOperand(const Expr *Cond) {
-  for (unsigned Depth = 0; Cond && Depth < 64; ++Depth) {
-    const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
-    if (!B || !B->isLogicalOp())
-      break;
-    Cond = B->getRHS();
-  }
-  return Cond;
-}
-
 /// `value == constant` (either way round): the value and the constant.
 std::optional<std::pair<const Expr *, int64_t>>
 constantTest(const NormalCondition &N, ASTContext &Ctx) {
@@ -397,17 +385,12 @@ bool atLeastOnce(Engine &E, const Stmt *T) {
 }
 
 std::optional<bool> decidedCondition(Engine &E, const Stmt *T) {
-  const Expr *Cond = nullptr;
-  if (const auto *If = dyn_cast_or_null<IfStmt>(T))
-    Cond = If->getCond();
-  else if (const auto *C = dyn_cast_or_null<ConditionalOperator>(T))
-    Cond = C->getCond();
-  else if (const auto *B = dyn_cast_or_null<BinaryOperator>(T);
-           B && B->isLogicalOp())
-    Cond = B->getLHS();
+  if (!isa_and_nonnull<IfStmt, ConditionalOperator, BinaryOperator>(T))
+    return std::nullopt;
+  const Expr *Cond = testedAtom(T);
   if (!Cond || Cond->isValueDependent())
     return std::nullopt;
-  NormalCondition N = normalCondition(testedOperand(Cond), E.context());
+  NormalCondition N = normalCondition(Cond, E.context());
   auto Test = constantTest(N, E.context());
   if (!Test)
     return std::nullopt;
@@ -448,7 +431,7 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   llvm::SmallPtrSet<const Decl *, 4> Induction;
   const Stmt *Cond = nullptr;
   if (const auto *If = dyn_cast<IfStmt>(T))
-    Cond = testedOperand(If->getCond());
+    Cond = If->getCond();
   else if (const auto *W = dyn_cast<WhileStmt>(T))
     Cond = W->getCond();
   else if (const auto *D = dyn_cast<DoStmt>(T))
@@ -456,9 +439,9 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   else if (const auto *S = dyn_cast<SwitchStmt>(T))
     Cond = S->getCond();
   else if (const auto *C = dyn_cast<ConditionalOperator>(T))
-    Cond = testedOperand(C->getCond());
+    Cond = C->getCond();
   else if (const auto *B = dyn_cast<BinaryOperator>(T))
-    Cond = testedOperand(B->getLHS());
+    Cond = B->getLHS();
   else if (const auto *F = dyn_cast<ForStmt>(T)) {
     Cond = F->getCond();
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
@@ -472,7 +455,10 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   if (isa<IfStmt, ConditionalOperator, BinaryOperator>(T)) {
     // Two-way branches: `if (!u)` and `if (u)` are one choice, seen from
     // either side.
-    NormalCondition N = normalCondition(cast<Expr>(Cond), E.context());
+    // The block that branches on `a && b` tests b (a has its own block).
+    const Expr *Tested = testedAtom(T);
+    NormalCondition N =
+        normalCondition(Tested ? Tested : cast<Expr>(Cond), E.context());
     K.Negated = N.Negated;
     if (auto Test = constantTest(N, E.context())) {
       llvm::hash_code Subject = llvm::hash_combine(BO_EQ);
