@@ -27,7 +27,9 @@ inline unsigned commSlot(uintptr_t Handle) {
 }
 } // namespace
 
-CommState *findComm(Api ApiId, uintptr_t Handle) {
+DLRT_TLS CommMemo LastComm;
+
+CommState *findCommInTable(Api ApiId, uintptr_t Handle) {
   unsigned S = commSlot(Handle ^ uintptr_t(ApiId));
   for (unsigned Probe = 0; Probe < kCommEntries; ++Probe) {
     CommState &C = Comms[(S + Probe) & (kCommEntries - 1)];

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "Forward.h"
+#include "OpRecord.h"
 #include "Runtime.h"
 #include "Support.h"
 

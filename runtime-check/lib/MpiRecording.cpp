@@ -51,7 +51,7 @@ void rankAndSize(MPI_Comm Comm, int &Rank, int &Size) {
     Real(Comm, &Size);
 }
 
-CommState *commState(MPI_Comm Comm) {
+CommState *adoptComm(MPI_Comm Comm) {
   if (!Comm || Comm == nullComm())
     return nullptr;
   if (CommState *C = findComm(Api::Mpi, uintptr_t(Comm)))
@@ -213,33 +213,24 @@ bool peekRequest(uintptr_t Key, uint64_t &Slot) {
 
 // ---- Recording --------------------------------------------------------------
 
-OpDesc describe(const MpiCall &A) {
-  OpDesc D;
-  D.Op = A.Op;
-  D.Comm = commState(A.Comm);
-  D.Count = uint64_t(A.Count < 0 ? 0 : A.Count);
-  D.DataType = A.Type ? typeCode(A.Type) : -1;
-  D.RedOp = A.HasRedOp ? opCode(A.RedOp) : -1;
-  D.Peer = A.Peer;
-  D.Tag = A.Tag;
-  D.Aux = uint64_t(A.Aux);
-  CommState *C = D.Comm;
-  if (!C)
-    return D;
-  OpCategory Cat = opInfo(A.Op).Category;
-  bool PeerOk = A.Peer >= 0 && A.Peer < C->Size;
-  // MPI requires every rank to order its collectives on a communicator, so
-  // they never race on one (point-to-point may: those counts are atomic).
-  if (Cat == OpCategory::Collective || Cat == OpCategory::CommCreate) {
-    D.Seq = C->CollSeq.load(std::memory_order_relaxed) + 1;
-    C->CollSeq.store(D.Seq, std::memory_order_relaxed);
-  } else if ((Cat == OpCategory::Send || Cat == OpCategory::SendRecv) && PeerOk)
-    D.Seq = C->SendSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
-  else if (Cat == OpCategory::Recv && PeerOk)
-    D.Seq = C->RecvSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
-  else if (Cat == OpCategory::Recv && A.Peer == MPI_ANY_SOURCE)
-    D.Seq = C->AnySourceSeq.fetch_add(1, std::memory_order_relaxed) + 1;
-  return D;
+DLRT_TLS HandleMemo LastHandles;
+
+int32_t typeCodeMemoMiss(MPI_Datatype Type) {
+  int32_t Code = Type ? typeCode(Type) : -1;
+  if (Code == -1 || !(Code & kMpiDerivedType)) {
+    LastHandles.Type = Type;
+    LastHandles.TypeCode = Code;
+  }
+  return Code;
+}
+
+int32_t opCodeMemoMiss(MPI_Op Op) {
+  int32_t Code = opCode(Op);
+  if (Code != kMpiUserOp) {
+    LastHandles.Op = Op;
+    LastHandles.OpCode = Code;
+  }
+  return Code;
 }
 
 static void *exitAfterAbortGrace(void *) {

@@ -47,8 +47,15 @@ MPI_Comm nullComm();
 MPI_Request nullRequest();
 /// Asks MPI (not through our hooks) for rank and size.
 void rankAndSize(MPI_Comm Comm, int &Rank, int &Size);
+/// The state of a communicator met for the first time (registered), or
+/// null (MPI_COMM_NULL).
+CommState *adoptComm(MPI_Comm Comm);
 /// The communicator's state; one met for the first time is adopted.
-CommState *commState(MPI_Comm Comm);
+inline CommState *commState(MPI_Comm Comm) {
+  if (CommState *C = findComm(Api::Mpi, uintptr_t(Comm)))
+    return C;
+  return adoptComm(Comm);
+}
 
 /// The operation a request belongs to, by the record's slot.
 void rememberRequest(MPI_Request Request, uint64_t Slot);
@@ -77,14 +84,61 @@ inline MpiCall reduction(OpCode Op, MPI_Comm Comm, int Count, MPI_Datatype Type,
   return MpiCall{Op, Comm, Count, Type, RedOp, true, Root, 0, 0};
 }
 
-OpDesc describe(const MpiCall &A);
+/// The type and operation of this thread's last call and their codes: a
+/// loop calls MPI with the same ones over and over (the communicator's
+/// memo is findComm's). Only predefined ones are kept: derived types and
+/// user operations may be freed and their address reused.
+struct HandleMemo {
+  MPI_Datatype Type = nullptr;
+  int32_t TypeCode = -1;
+  MPI_Op Op = nullptr;
+  int32_t OpCode = kMpiUserOp; ///< What the table says of a null handle.
+};
+extern DLRT_TLS HandleMemo LastHandles;
+/// Look the handle up and remember it when its answer is stable.
+int32_t typeCodeMemoMiss(MPI_Datatype Type);
+int32_t opCodeMemoMiss(MPI_Op Op);
+
+/// The record's fields for call A, and its sequence number (taken).
+DLRT_ALWAYS_INLINE OpDesc describe(const MpiCall &A) {
+  const HandleMemo &M = LastHandles;
+  OpDesc D;
+  D.Op = A.Op;
+  D.Comm = commState(A.Comm);
+  D.Count = uint64_t(A.Count < 0 ? 0 : A.Count);
+  D.DataType =
+      DLRT_LIKELY(A.Type == M.Type) ? M.TypeCode : typeCodeMemoMiss(A.Type);
+  if (A.HasRedOp)
+    D.RedOp = DLRT_LIKELY(A.RedOp == M.Op) ? M.OpCode : opCodeMemoMiss(A.RedOp);
+  D.Peer = A.Peer;
+  D.Tag = A.Tag;
+  D.Aux = uint64_t(A.Aux);
+  CommState *C = D.Comm;
+  if (!C)
+    return D;
+  OpCategory Cat = opInfo(A.Op).Category;
+  bool PeerOk = A.Peer >= 0 && A.Peer < C->Size;
+  // MPI requires every rank to order its collectives on a communicator, so
+  // they never race on one (point-to-point may: those counts are atomic).
+  if (Cat == OpCategory::Collective || Cat == OpCategory::CommCreate) {
+    D.Seq = C->CollSeq.load(std::memory_order_relaxed) + 1;
+    C->CollSeq.store(D.Seq, std::memory_order_relaxed);
+  } else if ((Cat == OpCategory::Send || Cat == OpCategory::SendRecv) && PeerOk)
+    D.Seq = C->SendSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
+  else if (Cat == OpCategory::Recv && PeerOk)
+    D.Seq = C->RecvSeq[A.Peer].fetch_add(1, std::memory_order_relaxed) + 1;
+  else if (Cat == OpCategory::Recv && A.Peer == MPI_ANY_SOURCE)
+    D.Seq = C->AnySourceSeq.fetch_add(1, std::memory_order_relaxed) + 1;
+  return D;
+}
 
 /// After MPI_Init*: the world communicator and the global rank.
 void afterInit(int R, void *HookFrame);
 
 /// A blocking MPI call: watched until it returns.
 template <class Call>
-int recordBlocking(void *HookFrame, const MpiCall &A, Call &&Real) {
+DLRT_ALWAYS_INLINE int recordBlocking(void *HookFrame, const MpiCall &A,
+                                      Call &&Real) {
   RecordedCall Rec(HookFrame);
   if (!Rec)
     return Real();
@@ -99,8 +153,8 @@ int recordBlocking(void *HookFrame, const MpiCall &A, Call &&Real) {
 
 /// A non-blocking MPI call: complete when its request is.
 template <class Call>
-int recordNonBlocking(void *HookFrame, const MpiCall &A, MPI_Request *Request,
-                      Call &&Real) {
+DLRT_ALWAYS_INLINE int recordNonBlocking(void *HookFrame, const MpiCall &A,
+                                         MPI_Request *Request, Call &&Real) {
   RecordedCall Rec(HookFrame);
   if (!Rec)
     return Real();

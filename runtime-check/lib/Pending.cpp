@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DriverApi.h"
+#include "OpRecord.h"
 #include "PendingTable.h"
 #include "Support.h"
 
@@ -19,9 +20,10 @@
 namespace distlint {
 namespace rt {
 
-namespace {} // namespace
-
 PendingEntry Pending[kPendingEntries];
+DLRT_TLS int32_t MyBlock = -1;
+DLRT_TLS uint32_t MyHint;
+DLRT_TLS uint32_t MyTid;
 
 namespace {
 std::atomic<uint32_t> BlocksHandedOut{0};
@@ -29,8 +31,6 @@ std::atomic<uint32_t> SharedHint{0};
 std::mutex FreeBlocksMu;
 std::vector<int32_t> *FreeBlocks;
 pthread_key_t BlockKey;
-DLRT_TLS int32_t MyBlock = -1; // -1: not asked yet; -2: none left.
-DLRT_TLS uint32_t MyHint;
 
 void returnBlock(void *Value) {
   std::lock_guard<std::mutex> Lock(FreeBlocksMu);
@@ -65,19 +65,6 @@ int32_t myBlock() {
   return Block;
 }
 
-inline void fillPending(PendingEntry &E, uint64_t Slot, uint64_t StartNs,
-                        CommState *Comm, OpCode Op, PackedFrame Site) {
-  E.Generation.store(E.Generation.load(std::memory_order_relaxed) + 1,
-                     std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_release);
-  E.Slot = Slot;
-  E.StartNs = StartNs;
-  E.Comm = Comm;
-  E.Op = Op;
-  E.Site = Site;
-  E.State.store(PendingInCall, std::memory_order_release);
-}
-
 /// The owner's block is full of operations waiting for the GPU: check their
 /// events itself, oldest first, instead of waiting for the watchdog.
 bool reapBlock(uint32_t Base) {
@@ -94,10 +81,10 @@ bool reapBlock(uint32_t Base) {
 DLRT_TLS uint32_t SharedBackoff; ///< Claims to skip the full shared region for.
 DLRT_TLS uint32_t ReapBackoff;   ///< Claims to skip checking our events for.
 
-__attribute__((noinline)) int32_t claimPendingSlow(uint64_t Slot,
-                                                   uint64_t StartNs,
-                                                   CommState *Comm, OpCode Op,
-                                                   PackedFrame Site) {
+} // namespace
+
+int32_t claimPendingSlow(uint64_t Slot, uint64_t StartNs, CommState *Comm,
+                         OpCode Op, PackedFrame Site) {
   int32_t Block = myBlock();
   if (DLRT_LIKELY(Block >= 0)) {
     uint32_t Base = uint32_t(Block) * kBlockEntries;
@@ -144,26 +131,7 @@ __attribute__((noinline)) int32_t claimPendingSlow(uint64_t Slot,
   return -1;
 }
 
-/// An entry for an operation: the thread's last one is usually free again
-/// (the call returned), so that one is tried first, inline.
-inline int32_t claimPending(uint64_t Slot, uint64_t StartNs, CommState *Comm,
-                            OpCode Op, PackedFrame Site) {
-  if (DLRT_LIKELY(MyBlock >= 0)) {
-    uint32_t Index = uint32_t(MyBlock) * kBlockEntries + MyHint;
-    PendingEntry &E = Pending[Index];
-    if (DLRT_LIKELY(E.State.load(std::memory_order_acquire) == PendingFree)) {
-      fillPending(E, Slot, StartNs, Comm, Op, Site);
-      return int32_t(Index);
-    }
-  }
-  return claimPendingSlow(Slot, StartNs, Comm, Op, Site);
-}
-
-/// The owner sets its own bits: a plain read-modify-write.
-void ownerSets(TraceRecord *R, uint32_t Bits) {
-  R->State.store(uint16_t(R->State.load(std::memory_order_relaxed) | Bits),
-                 std::memory_order_release);
-}
+namespace {
 
 /// Others (watchdog, request completion) set progress bits.
 void progressSets(TraceRecord *R, uint32_t Bits, uint64_t Now) {
@@ -171,11 +139,6 @@ void progressSets(TraceRecord *R, uint32_t Bits, uint64_t Now) {
     return;
   R->EndNs.store(Now, std::memory_order_relaxed);
   R->Progress.fetch_or(uint16_t(Bits), std::memory_order_release);
-}
-
-void freeEntry(int32_t Index) {
-  if (Index >= 0)
-    Pending[Index].State.store(PendingFree, std::memory_order_release);
 }
 
 } // namespace
@@ -207,62 +170,6 @@ bool checkEvent(PendingEntry &E, const DriverApi *Cuda, uint64_t Now) {
   }
   E.State.store(PendingAwaitEvent, std::memory_order_release);
   return false;
-}
-
-OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site,
-                 bool Track) {
-  OpHandle H;
-  H.StartNs = monotonicNs();
-  TraceRecord *R = T.claim(H.Slot);
-  R->Seq = D.Seq;
-  R->CommId = D.Comm ? D.Comm->Id : 0;
-  R->Count = D.Count;
-  R->StartNs = H.StartNs;
-  R->EndNs.store(0, std::memory_order_relaxed);
-  R->Aux = D.Aux;
-  R->Kind = uint32_t(RecordKind::Op);
-  R->ApiId = uint16_t(opInfo(D.Op).ApiId);
-  R->Op = uint16_t(D.Op);
-  R->DataType = D.DataType;
-  R->RedOp = D.RedOp;
-  R->Peer = D.Peer;
-  R->CommRank = D.Comm ? D.Comm->Rank : -1;
-  R->CommSize = D.Comm ? D.Comm->Size : 0;
-  R->Group = D.Group;
-  R->State.store(D.Group ? uint16_t(StateInGroup) : uint16_t(0),
-                 std::memory_order_relaxed);
-  R->Progress.store(0, std::memory_order_relaxed);
-  R->Result = 0;
-  static DLRT_TLS uint32_t Tid;
-  if (DLRT_UNLIKELY(!Tid))
-    Tid = uint32_t(syscall(SYS_gettid));
-  R->Tid = Tid;
-  R->Tag = D.Tag;
-  for (unsigned I = 0; I < kRecordFrames; ++I)
-    R->Frames[I] = Site.Frames[I];
-  T.commit(R, H.Slot);
-  H.Rec = R;
-  if (Track)
-    H.Pending = claimPending(H.Slot, H.StartNs, D.Comm, D.Op, Site.Frames[0]);
-  return H;
-}
-
-static void releasePending(OpHandle &H) {
-  freeEntry(H.Pending);
-  H.Pending = -1;
-}
-
-void endOpBlocking(OpHandle &H, int Result, bool Failed) {
-  H.Rec->Result = Result;
-  H.Rec->EndNs.store(monotonicNs(), std::memory_order_relaxed);
-  ownerSets(H.Rec, StateReturned | (Failed ? StateFailed : StateCompleted));
-  releasePending(H);
-}
-
-void endOpIssued(OpHandle &H, int Result, bool Failed) {
-  H.Rec->Result = Result;
-  ownerSets(H.Rec, StateReturned | (Failed ? uint32_t(StateFailed) : 0u));
-  releasePending(H);
 }
 
 void markCompleted(TraceWriter &T, uint64_t Slot) {
@@ -400,6 +307,7 @@ void resetPendingAfterFork() {
   for (PendingEntry &E : Pending)
     E.State.store(PendingFree);
   MyBlock = -1; // The forking thread's block entries were just freed.
+  MyTid = 0;    // The child is another thread of another process.
   NcclGroupDepth = 0;
   DeferredCount = 0;
 }

@@ -63,8 +63,28 @@ struct CommState {
   std::atomic<uint32_t> AsyncErrorSeen;
 };
 
-/// Lock-free lookup by library handle.
-CommState *findComm(Api ApiId, uintptr_t Handle);
+/// Lock-free lookup by library handle, in the table.
+CommState *findCommInTable(Api ApiId, uintptr_t Handle);
+/// This thread's last communicator found: hooks in a loop pass the same one
+/// over and over. A handle keeps its table slot for good (slots are never
+/// emptied), so the slot's Live flag says whether the state still stands.
+struct CommMemo {
+  uintptr_t Handle = 0;
+  Api ApiId = Api::None;
+  CommState *State = nullptr;
+};
+extern DLRT_TLS CommMemo LastComm;
+/// Lookup by library handle: the live state, or null.
+inline CommState *findComm(Api ApiId, uintptr_t Handle) {
+  const CommMemo &M = LastComm;
+  if (DLRT_LIKELY(Handle == M.Handle && ApiId == M.ApiId && M.State &&
+                  M.State->Live.load(std::memory_order_relaxed)))
+    return M.State;
+  CommState *C = findCommInTable(ApiId, Handle);
+  if (C)
+    LastComm = CommMemo{Handle, ApiId, C};
+  return C;
+}
 /// Registers (or re-registers, if the handle was reused) a communicator.
 CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank,
                    int Size);
@@ -103,14 +123,7 @@ struct OpHandle {
   explicit operator bool() const { return Rec != nullptr; }
 };
 
-/// Appends the op's record; with Track, the watchdog watches it until
-/// one of the end* calls below.
-OpHandle beginOp(TraceWriter &T, const OpDesc &D, const CallSite &Site,
-                 bool Track);
-/// A blocking call returned: completed unless Failed.
-void endOpBlocking(OpHandle &H, int Result, bool Failed);
-/// A non-blocking call returned; completion comes later (markCompleted).
-void endOpIssued(OpHandle &H, int Result, bool Failed);
+/// beginOp, endOpBlocking and endOpIssued: inline in OpRecord.h.
 /// An NCCL call returned: track completion with a CUDA event on Stream
 /// (or, inside a group, once the outermost group ends).
 void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream,

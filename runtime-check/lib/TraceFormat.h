@@ -178,7 +178,12 @@ struct TraceRecord {
   uint64_t CommId;  ///< The same on every member of a communicator.
   uint64_t Count;   ///< Elements, as passed (for v-variants: this rank's).
   uint64_t StartNs; ///< CLOCK_MONOTONIC at entry.
-  std::atomic<uint64_t> EndNs; ///< At completion (or at the hang report).
+  /// When an operation completed after its call returned (a CUDA event, an
+  /// MPI request), when a stream operation failed, or when a hang was
+  /// reported; 0 for a blocking call, which completes when it returns (State
+  /// says so): no report reads that time, and a second clock read was a
+  /// tenth of the call's recording cost.
+  std::atomic<uint64_t> EndNs;
   uint64_t Aux;                ///< Kind-specific, see RecordKind.
   uint32_t Kind;               ///< RecordKind.
   uint16_t ApiId;              ///< Api.
