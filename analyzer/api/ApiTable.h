@@ -77,9 +77,11 @@ enum class Role : uint8_t {
   HostVisibleAlloc, ///< Allocates host memory the device writes (pinned,
                     ///< mapped, managed; Args.Out): host reads of it after a
                     ///< sync need that sync.
+  CommDerive,       ///< Creates a communicator (Args.Out) with the members of
+              ///< Args.Comm (dup, merge): a sub-communicator's is one too.
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::HostVisibleAlloc) + 1;
+constexpr unsigned NumRoles = unsigned(Role::CommDerive) + 1;
 
 const char *roleName(Role R);
 

@@ -34,7 +34,8 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Reduce",
      A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6)},
     {F, Role::Collective, "MPI_Allreduce", AllreduceArgs.comm(5)},
-    {F, Role::Collective, "MPI_Gather", GatherArgs.recvVaries(3).root(6).comm(7)},
+    {F, Role::Collective, "MPI_Gather",
+     GatherArgs.recvVaries(3).root(6).comm(7)},
     {F, Role::Collective, "MPI_Gatherv",
      A.send(0).inPlace(0).dtype(2).recvVaries(3).root(7).comm(8)},
     {F, Role::Collective, "MPI_Scatter",
@@ -60,12 +61,18 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Ireduce",
      A.send(0).recvVaries(1).count(2).dtype(3).op(4).root(5).comm(6).request(
          7)},
-    {F, Role::Collective, "MPI_Iallreduce",
-     AllreduceArgs.comm(5).request(6)},
+    {F, Role::Collective, "MPI_Iallreduce", AllreduceArgs.comm(5).request(6)},
     {F, Role::Collective, "MPI_Igather",
      GatherArgs.recvVaries(3).root(6).comm(7).request(8)},
     {F, Role::Collective, "MPI_Iscatter",
-     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7).request(8)},
+     A.send(0)
+         .recvVaries(3)
+         .inPlace(3)
+         .count(4)
+         .dtype(5)
+         .root(6)
+         .comm(7)
+         .request(8)},
     {F, Role::Collective, "MPI_Iallgather",
      GatherArgs.recv(3).comm(6).request(7)},
     {F, Role::Collective, "MPI_Ialltoall",
@@ -124,7 +131,14 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Gather_init",
      GatherArgs.recvVaries(3).root(6).comm(7).request(9)},
     {F, Role::Collective, "MPI_Scatter_init",
-     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7).request(9)},
+     A.send(0)
+         .recvVaries(3)
+         .inPlace(3)
+         .count(4)
+         .dtype(5)
+         .root(6)
+         .comm(7)
+         .request(9)},
     {F, Role::Collective, "MPI_Allgather_init",
      GatherArgs.recv(3).comm(6).request(8)},
     {F, Role::Collective, "MPI_Alltoall_init",
@@ -152,6 +166,13 @@ const ApiEntry Rows[] = {
     // the members.
     {F, Role::CommSplit, "MPI_Comm_create_group", A.out(3)},
     {F, Role::CommSplit, "MPI_Intercomm_create", A.out(5)},
+    // The same for the two sides of a connection through a port.
+    {F, Role::CommSplit, "MPI_Comm_accept", A.out(4)},
+    {F, Role::CommSplit, "MPI_Comm_connect", A.out(4)},
+    {F, Role::CommDerive, "MPI_Comm_dup", A.comm(0).out(1)},
+    {F, Role::CommDerive, "MPI_Comm_dup_with_info", A.comm(0).out(2)},
+    {F, Role::CommDerive, "MPI_Comm_idup", A.comm(0).out(1)},
+    {F, Role::CommDerive, "MPI_Intercomm_merge", A.comm(0).out(2)},
     {F, Role::CommSplit, "MPI_Cart_sub", A.comm(0).out(2)},
 
     // MPI_Init/MPI_Finalize are collective in the standard but are left out:
@@ -171,8 +192,7 @@ const ApiEntry Rows[] = {
     {F, Role::PointToPoint, "MPI_Isend", SendArgs.comm(5).request(6)},
     {F, Role::PointToPoint, "MPI_Issend", SendArgs.comm(5).request(6)},
     {F, Role::PointToPoint, "MPI_Irecv", RecvArgs.comm(5).request(6)},
-    {F, Role::PointToPoint, "MPI_Sendrecv",
-     SendArgs.recvVaries(5).comm(10)},
+    {F, Role::PointToPoint, "MPI_Sendrecv", SendArgs.recvVaries(5).comm(10)},
     {F, Role::PointToPoint, "MPI_Sendrecv_replace",
      SendArgs.recvVaries(0).comm(7)},
     {F, Role::PointToPoint, "MPI_Probe", A.peer(0).tag(1).comm(2)},
@@ -193,8 +213,7 @@ const ApiEntry Rows[] = {
     // state, host names.
     {F, Role::LocalDataSource, "MPI_Wtime", A, "local clock"},
     {F, Role::Clock, "MPI_Wtime", A},
-    {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0),
-     "host name"},
+    {F, Role::LocalDataSource, "MPI_Get_processor_name", A.out(0), "host name"},
     {F, Role::LocalDataSource, "MPI_Test", A.out(1), "completion state"},
     {F, Role::LocalDataSource, "MPI_Testall", A.out(2), "completion state"},
     {F, Role::LocalDataSource, "MPI_Iprobe", A.out(3), "message arrival"},

@@ -311,6 +311,19 @@ TEST_F(ApiModelTest, CommSplitMarksItsOutputASubCommunicator) {
   EXPECT_EQ(modelOf(Role::CommSplit).Return, nullptr);
 }
 
+TEST_F(ApiModelTest, CommDeriveKeepsTheMembershipOfItsSource) {
+  Site St = site("@split", "split");
+  ApiEntry Derive = row(Role::CommDerive, A.comm(0).out(2));
+  RecordingEnv Env;
+  effects(Role::CommDerive, St, Derive, Env);
+  EXPECT_TRUE(Env.SubComms.empty()) << "a copy of a whole communicator";
+  Env.SubComms.push_back(St.Args[0]);
+  effects(Role::CommDerive, St, Derive, Env);
+  ASSERT_EQ(Env.SubComms.size(), 2u);
+  EXPECT_EQ(Env.SubComms[1], St.Args[2]) << "a copy of a sub-communicator";
+  EXPECT_EQ(modelOf(Role::CommDerive).Return, nullptr);
+}
+
 TEST_F(ApiModelTest, CopyWritesItsDestinationByTheKindArgument) {
   ApiEntry Copy =
       row(Role::HostWaitOnDevice, A.recv(0).send(1).count(2).flag(3));
@@ -362,7 +375,7 @@ TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
       Role::Collective,      Role::RankSource, Role::WorldSizeSource,
       Role::LocalDataSource, Role::TensorRead, Role::EnvRead,
       Role::Parse,           Role::CommSplit,  Role::HostWaitOnDevice,
-      Role::UniformValue,    Role::ShapeQuery};
+      Role::UniformValue,    Role::ShapeQuery, Role::CommDerive};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

@@ -45,6 +45,10 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
     const Expr *Arg = Collective->getArg(Idx);
     if (isa<CXXDefaultArgExpr>(Arg))
       continue;
+    // Members of a sub-communicator hold their own handle of their group's
+    // communicator, however each got it: only members reach the call.
+    if (Name == AgreedArgument::Communicator && isSubCommunicator(Arg))
+      continue;
     UniformityAnswer A = uniformity(Arg);
     if (!A.Uniform && A.Origin &&
         !collectives::argumentAgreedByRankClasses(

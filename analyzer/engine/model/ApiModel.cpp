@@ -203,6 +203,15 @@ void commSplitEffects(const CallModelContext &C, ModelEnv &Env) {
     Env.noteSubCommunicator(Out);
 }
 
+/// A communicator with the members of another has its membership: a copy
+/// or merge of a sub-communicator only holds those who called it.
+void commDeriveEffects(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *From = C.arg(C.Row.Args.Comm);
+  if (const Expr *Out = C.arg(C.Row.Args.Out);
+      Out && From && Env.isSubCommunicator(From))
+    Env.noteSubCommunicator(Out);
+}
+
 /// In-place / receive buffers hold the same value on every rank now.
 void collectiveEffects(const CallModelContext &C, ModelEnv &Env) {
   if (const Expr *Recv = C.arg(C.Row.Args.Recv))
@@ -285,6 +294,7 @@ const RoleModel Table[] = {
     {Role::DeviceLaunch},
     {Role::Clock},
     {Role::HostVisibleAlloc},
+    {Role::CommDerive, nullptr, commDeriveEffects},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

@@ -361,6 +361,14 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       // noteFieldWrite below appends to it.
       const auto OutParams = CR->Summary.VaryingOutParams;
       const auto ParamFields = CR->ParamToField;
+      // `helper(&group)` where the helper stores a sub-communicator through
+      // that parameter (`*out = merged`): group is one.
+      const FunctionDecl *Body = Def ? Def : Callee;
+      for (unsigned I = 0; I < Body->getNumParams() && I < Args.size(); ++I)
+        if (const ParmVarDecl *PD = Body->getParamDecl(I);
+            PD->getType()->isPointerType() && P.Tu.isSubCommunicator(PD))
+          if (const VarDecl *To = baseVar(Args[I]))
+            P.Tu.noteSubCommunicator(To);
       for (auto &[Idx, Origin] : OutParams)
         if (const Expr *A = ArgAt(Idx)) {
           Taint T;

@@ -258,6 +258,25 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
 /// (clocks, random numbers) vary and get no name.
 /// Every call in X names its callee (none through a function pointer,
 /// whose target the expression would not fix).
+void UniformityAnalysis::noteSubCommunicatorCopy(const BinaryOperator *B) {
+  const VarDecl *Src = baseVar(B->getRHS());
+  if (!Src || !P.Tu.isSubCommunicator(Src))
+    return;
+  ASTContext &Ctx = E.context();
+  if (!Ctx.hasSameUnqualifiedType(B->getLHS()->getType(),
+                                  B->getRHS()->getType()))
+    return; // A value computed from the communicator (`c == MPI_COMM_NULL`).
+  // The variable itself, or what a pointer variable points to; not a
+  // field, which would stand for its whole struct.
+  const Expr *To = strip(B->getLHS());
+  if (const auto *U = dyn_cast<UnaryOperator>(To);
+      U && U->getOpcode() == UO_Deref)
+    To = strip(U->getSubExpr());
+  if (const auto *DR = dyn_cast<DeclRefExpr>(To))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      P.Tu.noteSubCommunicator(VD);
+}
+
 static bool callsOnlyNamedFunctions(const Stmt *X) {
   if (const auto *C = dyn_cast<CallExpr>(X); C && !C->getDirectCallee())
     return false;
@@ -369,6 +388,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         if (E.apiRole(IC, Role::CommSplit))
           if (const VarDecl *VD = baseVar(B->getLHS()))
             P.Tu.noteSubCommunicator(VD);
+      noteSubCommunicatorCopy(B);
     }
     return;
   }

@@ -92,6 +92,9 @@ private:
   void assignVar(const clang::VarDecl *VD, Taint T, VarState &S, bool Strong);
   void assignLValue(const clang::Expr *LHS, Taint T, VarState &S, bool Strong);
   void callEffects(const clang::CallExpr *Call, VarState &S, const Taint &Ctl);
+  /// `c = sub` or `*out = sub`: a copy of a sub-communicator is one too
+  /// (through a pointer parameter: the callers' communicator it points to).
+  void noteSubCommunicatorCopy(const clang::BinaryOperator *Assign);
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
   void markUniform(const clang::Expr *Buffer, VarState &S);
