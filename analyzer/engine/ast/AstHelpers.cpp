@@ -337,12 +337,6 @@ std::string sourceText(const Expr *E, ASTContext &Ctx) {
   return R.str();
 }
 
-const char *shortName(const char *Qualified) {
-  llvm::StringRef N(Qualified);
-  size_t Pos = N.rfind("::");
-  return Pos == llvm::StringRef::npos ? Qualified : Qualified + Pos + 2;
-}
-
 bool mayExpandMacro(const clang::Expr *E, llvm::StringRef Macro,
                     clang::ASTContext &Ctx) {
   if (!E)

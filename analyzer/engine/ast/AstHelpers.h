@@ -77,9 +77,6 @@ const clang::FunctionDecl *owningFunction(const clang::Decl *D);
 /// comparing expressions by spelling.
 std::string sourceText(const clang::Expr *E, clang::ASTContext &Ctx);
 
-/// "c10d::ProcessGroup::allreduce" -> "allreduce".
-const char *shortName(const char *Qualified);
-
 /// Does E (or a part of it, as in `root ? MPI_IN_PLACE : buf`) expand the
 /// macro named Macro?
 bool mayExpandMacro(const clang::Expr *E, llvm::StringRef Macro,
