@@ -23,6 +23,9 @@ constexpr ArgRoles ScanArgs = A.send(0).recvVaries(1).count(2).dtype(3).op(4);
 // MPI_IN_PLACE as the send buffer: the rank's send count and type are not
 // read (gather at the root, allgather, alltoall).
 constexpr ArgRoles GatherArgs = A.send(0).inPlace(0).count(1).dtype(2);
+/// Scatter: the receive side counts (the root's buffer may be MPI_IN_PLACE).
+constexpr ArgRoles ScatterArgs =
+    A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7);
 constexpr ArgRoles SendArgs = A.send(0).count(1).dtype(2).peer(3).tag(4);
 constexpr ArgRoles RecvArgs = A.recvVaries(0).count(1).dtype(2).peer(3).tag(4);
 
@@ -38,8 +41,7 @@ const ApiEntry Rows[] = {
      GatherArgs.recvVaries(3).root(6).comm(7)},
     {F, Role::Collective, "MPI_Gatherv",
      A.send(0).inPlace(0).dtype(2).recvVaries(3).root(7).comm(8)},
-    {F, Role::Collective, "MPI_Scatter",
-     A.send(0).recvVaries(3).inPlace(3).count(4).dtype(5).root(6).comm(7)},
+    {F, Role::Collective, "MPI_Scatter", ScatterArgs},
     {F, Role::Collective, "MPI_Scatterv",
      A.send(0).recvVaries(4).inPlace(4).dtype(6).root(7).comm(8)},
     {F, Role::Collective, "MPI_Allgather", GatherArgs.recv(3).comm(6)},
@@ -64,15 +66,7 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "MPI_Iallreduce", AllreduceArgs.comm(5).request(6)},
     {F, Role::Collective, "MPI_Igather",
      GatherArgs.recvVaries(3).root(6).comm(7).request(8)},
-    {F, Role::Collective, "MPI_Iscatter",
-     A.send(0)
-         .recvVaries(3)
-         .inPlace(3)
-         .count(4)
-         .dtype(5)
-         .root(6)
-         .comm(7)
-         .request(8)},
+    {F, Role::Collective, "MPI_Iscatter", ScatterArgs.request(8)},
     {F, Role::Collective, "MPI_Iallgather",
      GatherArgs.recv(3).comm(6).request(7)},
     {F, Role::Collective, "MPI_Ialltoall",
@@ -130,15 +124,7 @@ const ApiEntry Rows[] = {
      AllreduceArgs.comm(5).request(7)},
     {F, Role::Collective, "MPI_Gather_init",
      GatherArgs.recvVaries(3).root(6).comm(7).request(9)},
-    {F, Role::Collective, "MPI_Scatter_init",
-     A.send(0)
-         .recvVaries(3)
-         .inPlace(3)
-         .count(4)
-         .dtype(5)
-         .root(6)
-         .comm(7)
-         .request(9)},
+    {F, Role::Collective, "MPI_Scatter_init", ScatterArgs.request(9)},
     {F, Role::Collective, "MPI_Allgather_init",
      GatherArgs.recv(3).comm(6).request(8)},
     {F, Role::Collective, "MPI_Alltoall_init",
