@@ -20,6 +20,12 @@ namespace {
 constexpr unsigned kCommEntries = 1024;
 CommState Comms[kCommEntries];
 std::mutex CommMu;
+/// Per-peer counts of states replaced by a re-registration (under CommMu).
+struct RetiredCountArrays {
+  std::atomic<uint64_t> *Send, *Recv;
+  RetiredCountArrays *Next;
+};
+RetiredCountArrays *RetiredCounts = nullptr;
 std::atomic<uint64_t> AdoptedCount[kNumApis];
 
 inline unsigned commSlot(uintptr_t Handle) {
@@ -59,7 +65,10 @@ CommState *addComm(Api ApiId, uintptr_t Handle, uint64_t Id, int Rank,
     return nullptr;
   int Peers = Size > 0 ? Size : 1;
   // Re-registration of a reused handle replaces the state; the old arrays
-  // leak on purpose (another thread might still read them).
+  // stay allocated (another thread might still read them), kept on a list.
+  if (Target->SendSeq || Target->RecvSeq)
+    RetiredCounts =
+        new RetiredCountArrays{Target->SendSeq, Target->RecvSeq, RetiredCounts};
   Target->ApiId = ApiId;
   Target->Id = Id;
   Target->Rank = Rank;
