@@ -2,7 +2,7 @@
 #include "Analysis.h"
 #include "engine/Engine.h"
 #include "engine/cfg/ErrorPaths.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"

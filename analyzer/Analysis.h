@@ -27,7 +27,7 @@ struct AnalysisOptions {
   /// Extra rank sources and collective wrappers from config files.
   api::UserApi User;
   /// Files under it are the project's own (see isUserPath in
-  /// report/Paths.h); empty = only installed locations count as foreign.
+  /// input/Paths.h); empty = only installed locations count as foreign.
   std::string ProjectRoot;
   /// Report status-check exits as divergent (ReportErrorPathDivergence).
   bool ReportErrorPaths = false;

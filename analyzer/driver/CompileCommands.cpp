@@ -1,6 +1,6 @@
 //===- CompileCommands.cpp ------------------------------------------------===//
 #include "CompileCommands.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "clang/Driver/Options.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"

@@ -5,7 +5,7 @@
 // TU only. In-process recovery cannot promise that: a crash in another
 // thread, a corrupted heap or an overflowed stack takes the whole process
 // down. So every TU runs in a forked child; its result comes back serialized
-// (report/ResultSerialization.h) over a pipe, and a child that dies becomes
+// (input/ResultSerialization.h) over a pipe, and a child that dies becomes
 // an error entry for its file ("analysis crashed: SIGSEGV; ...").
 //
 // fork() is cheap here: the parent has parsed nothing yet, so the child
@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "report/ResultSerialization.h"
+#include "input/ResultSerialization.h"
 
 #include <cstddef>
 #include <functional>

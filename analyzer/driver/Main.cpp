@@ -1,26 +1,24 @@
 //===- Main.cpp - The `distlint` command line -----------------------------===//
 //
 // clang-tidy's spelling where it has one: distlint [options] <files...>
-// [-- <compile flags>]. Everything but option parsing and printing lives in
-// Runner.cpp so the language server and pre-commit glue behave the same.
+// [-- <compile flags>]. The options and the first two stages of Cli.h
+// (parse, validate) are here, then main() runs and emits (Emit.cpp). The
+// analysis itself is Runner.cpp's, so the language server and pre-commit
+// glue behave the same.
 //
 // Exit status: 0 no finding at or above --fail-on, 1 findings, 2 tool error
 // (bad arguments, unreadable/malformed compile database or config, a file
 // that could not be parsed).
 //
 //===----------------------------------------------------------------------===//
+#include "Cli.h"
 #include "Merge.h"
+#include "Rule.h"
 #include "RuleDocs.h"
 #include "Runner.h"
-#include "SpeedOptions.h"
-#include "Rule.h"
-#include "report/Baseline.h"
-#include "report/Config.h"
-#include "report/ExportFixes.h"
-#include "report/Glob.h"
-#include "report/AtomicFile.h"
-#include "report/Output.h"
-#include "report/Paths.h"
+#include "input/Config.h"
+#include "input/Glob.h"
+#include "speed/SpeedOptions.h"
 
 #include "api/TableVersions.h"
 #include "clang/Basic/Version.h"
@@ -35,7 +33,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -238,18 +235,6 @@ std::string firstUnknownOption(ArrayRef<const char *> Args) {
   return "";
 }
 
-int toolError(const Twine &Message) {
-  errs() << "distlint: error: " << Message << "\n";
-  return 2;
-}
-
-std::string displayPath(StringRef Path) {
-  SmallString<256> Cwd;
-  if (!sys::fs::current_path(Cwd) && isUnder(Path, Cwd))
-    return relativeToRoot(Path, Cwd);
-  return Path.str();
-}
-
 void printVersion(raw_ostream &OS) {
   OS << "distlint " << toolVersion() << "\n  LLVM " << LLVM_VERSION_STRING
      << " (" << llvm::sys::getDefaultTargetTriple() << ")\n  API tables:";
@@ -260,16 +245,12 @@ void printVersion(raw_ostream &OS) {
   }
   OS << "\n";
 }
-} // namespace
-
-int main(int argc, const char **argv) {
-  InitLLVM X(argc, argv);
-  if (argc > 1 && std::strcmp(argv[1], "merge") == 0)
-    return runMerge(argc - 1, argv + 1);
-
+/// Stage 1: the command line into Req; only llvm::cl's own checks.
+bool parseCommandLine(int argc, const char **argv, CliRequest &Req,
+                      std::string &Error) {
   // Everything after `--` is a fixed compile command, as in clang-tidy.
   std::vector<const char *> Args;
-  DriverOptions Opts;
+  DriverOptions &Opts = Req.Opts;
   for (int I = 0; I < argc; ++I) {
     if (I > 0 && std::strcmp(argv[I], "--") == 0) {
       Opts.UseFixedFlags = true;
@@ -281,9 +262,9 @@ int main(int argc, const char **argv) {
 
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter(printVersion);
-  std::string Unknown = firstUnknownOption(Args);
-  if (!Unknown.empty())
-    return toolError(Unknown);
+  Error = firstUnknownOption(Args);
+  if (!Error.empty())
+    return false;
   std::string ParseErrors;
   raw_string_ostream ParseErrorStream(ParseErrors);
   if (!cl::ParseCommandLineOptions(
@@ -295,8 +276,8 @@ int main(int argc, const char **argv) {
     StringRef First = StringRef(ParseErrors).trim().split('\n').first;
     First.consume_front(sys::path::filename(argv[0]));
     First.consume_front(": ");
-    return toolError(First.empty() ? "invalid command line (see --help)"
-                                   : First.str());
+    Error = First.empty() ? "invalid command line (see --help)" : First.str();
+    return false;
   }
 
   Opts.BuildPath = BuildPath;
@@ -317,8 +298,6 @@ int main(int argc, const char **argv) {
     Opts.ExcludeHeaderFilter = ExcludeHeaderFilter.getValue();
   if (InlineConfig.getNumOccurrences() && InlineConfig.empty())
     Opts.InlineConfig.clear(); // clang-tidy: empty -config = file lookup
-  if (!InlineConfig.empty() && !ConfigFile.empty())
-    return toolError("-config and --config-file cannot be combined");
   Opts.LineFilter = LineFilterJson;
   Opts.DiffRevision = DiffRevision;
   Opts.BaselineFile = BaselineFile;
@@ -330,41 +309,64 @@ int main(int argc, const char **argv) {
              << (File.empty() ? std::string() : displayPath(File) + ": ")
              << Line << "\n";
     };
-  if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs))
-    return toolError("-j expects a number of jobs, not '" + Jobs + "'");
-  if (std::string Error; !applySpeedOptions(Opts, Error))
-    return toolError(Error);
+  Req.Files.assign(Sources.begin(), Sources.end());
+  Req.OutputFile = OutputFile;
+  Req.WriteBaselineFile = WriteBaselineFile;
+  Req.ExportFixesFile = ExportFixes;
+  Req.Fix = Fix;
+  Req.FixErrors = FixErrors;
+  Req.Quiet = Quiet;
+  if (UseColor.getNumOccurrences())
+    Req.Color = bool(UseColor);
+  return true;
+}
+
+/// Stage 2, first half: the option values and what is asked for. Stops at
+/// the first request that needs no analysis (--print-resource-dir,
+/// --explain, --list-rules, --lsp), in the order they win.
+bool validateAction(CliRequest &Req, std::string &Error) {
+  DriverOptions &Opts = Req.Opts;
+  if (!InlineConfig.empty() && !ConfigFile.empty()) {
+    Error = "-config and --config-file cannot be combined";
+    return false;
+  }
+  if (!Jobs.empty() && StringRef(Jobs).getAsInteger(10, Opts.Jobs)) {
+    Error = "-j expects a number of jobs, not '" + Jobs + "'";
+    return false;
+  }
+  if (!applySpeedOptions(Opts, Error))
+    return false;
 
   if (PrintResourceDir) {
-    outs() << findResourceDir(Opts) << "\n";
-    return 0;
+    Req.Action = CliAction::PrintResourceDir;
+    return true;
   }
   if (!Explain.empty()) {
     for (const RuleInfo &R : allRules())
       if (Explain == R.Id) {
-        outs() << ruleDocOrPlaceholder(R.Id);
-        return 0;
+        Req.Action = CliAction::Explain;
+        Req.ExplainedDoc = ruleDocOrPlaceholder(R.Id);
+        return true;
       }
-    return toolError("unknown rule '" + Explain + "' (see --list-rules)");
+    Error = "unknown rule '" + Explain + "' (see --list-rules)";
+    return false;
   }
-  if (!ConfigFile.empty() && !sys::fs::exists(ConfigFile))
-    return toolError("config file " + ConfigFile + " does not exist");
+  if (!ConfigFile.empty() && !sys::fs::exists(ConfigFile)) {
+    Error = "config file " + ConfigFile + " does not exist";
+    return false;
+  }
 
   // Rules enabled by the config of the current directory and --rules.
   DistlintConfig CwdConfig;
-  {
-    ConfigResolver Resolver(ConfigFile, InlineConfig);
-    SmallString<256> Probe;
-    sys::fs::current_path(Probe);
-    sys::path::append(Probe, "-");
-    std::string Error;
-    if (!Resolver.configFor(Probe, CwdConfig, Error))
-      return toolError(Error);
-  }
-  std::vector<const RuleInfo *> Enabled;
+  ConfigResolver Resolver(ConfigFile, InlineConfig);
+  SmallString<256> Probe;
+  sys::fs::current_path(Probe);
+  sys::path::append(Probe, "-");
+  if (!Resolver.configFor(Probe, CwdConfig, Error))
+    return false;
   for (const RuleInfo &R : allRules())
-    if (CwdConfig.ruleEnabled(R.Id, RuleGlobs))
-      Enabled.push_back(&R);
+    if (CwdConfig.ruleEnabled(R.Id, Opts.RuleGlobs))
+      Req.EnabledRules.push_back(&R);
   // A positive --rules glob that names no rule is a typo, not a choice.
   for (StringRef Glob : split(Rules)) {
     Glob = Glob.trim();
@@ -373,180 +375,119 @@ int main(int argc, const char **argv) {
     bool Matches = false;
     for (const RuleInfo &R : allRules())
       Matches |= globMatches(Glob, R.Id);
-    if (!Matches)
-      return toolError("--rules glob '" + Glob + "' matches no rule (see "
-                       "--list-rules)");
+    if (!Matches) {
+      Error = "--rules glob '" + Glob.str() +
+              "' matches no rule (see --list-rules)";
+      return false;
+    }
   }
   if (ListRules) {
-    if (Enabled.empty())
-      return toolError("--rules='" + Rules +
-                       "' and the config enable no rule");
+    if (Req.EnabledRules.empty()) {
+      Error = "--rules='" + Rules + "' and the config enable no rule";
+      return false;
+    }
+    Req.Action = CliAction::ListRules;
+    return true;
+  }
+  if (Req.EnabledRules.empty() && !Opts.RuleGlobs.empty()) {
+    Error = std::string(Checks.empty() ? "--rules='" : "-checks='") +
+            Opts.RuleGlobs + "' enables no rule (see --list-rules)";
+    return false;
+  }
+  if (Lsp)
+    Req.Action = CliAction::Lsp;
+  return true;
+}
+
+/// Stage 2, second half (an analysis run only): output options and the
+/// list of files.
+bool validateAnalysis(CliRequest &Req, std::string &Error) {
+  if (!parseOutputFormat(Format, Req.Format)) {
+    Error = "--format must be text, json or sarif, not '" + Format + "'";
+    return false;
+  }
+  Req.NeverFail = FailOn == "never";
+  if (!Req.NeverFail && !parseSeverity(FailOn, Req.FailThreshold)) {
+    Error = "--fail-on must be note, warning, error or never, not '" + FailOn +
+            "'";
+    return false;
+  }
+  if (!WriteBaselineFile.empty() && !BaselineFile.empty()) {
+    Error = "--write-baseline and --baseline cannot be combined";
+    return false;
+  }
+  if (All) {
+    if (Req.Opts.UseFixedFlags) {
+      Error = "--all needs a compilation database, not flags after --";
+      return false;
+    }
+    std::vector<std::string> DatabaseFiles;
+    if (!allDatabaseFiles(Req.Opts, DatabaseFiles, Error))
+      return false;
+    Req.Files.insert(Req.Files.end(), DatabaseFiles.begin(),
+                     DatabaseFiles.end());
+  }
+  if (Req.Files.empty()) {
+    Error = "no input files (give source files or --all; see --help)";
+    return false;
+  }
+  return true;
+}
+
+/// --print-resource-dir, --explain, --list-rules, --lsp.
+int answerWithoutAnalysis(const CliRequest &Req) {
+  switch (Req.Action) {
+  case CliAction::PrintResourceDir:
+    outs() << findResourceDir(Req.Opts) << "\n";
+    return 0;
+  case CliAction::Explain:
+    outs() << Req.ExplainedDoc;
+    return 0;
+  case CliAction::ListRules:
     outs() << "Enabled rules:\n";
-    for (const RuleInfo *R : Enabled)
+    for (const RuleInfo *R : Req.EnabledRules)
       outs() << "    " << R->Id << "\n";
     return 0;
+  case CliAction::Lsp:
+    return runLspServer(Req.Opts);
+  case CliAction::Analyze:
+    break;
   }
-  if (Enabled.empty() && !RuleGlobs.empty())
-    return toolError(std::string(Checks.empty() ? "--rules='" : "-checks='") +
-                     RuleGlobs + "' enables no rule (see --list-rules)");
+  return 2;
+}
 
-  if (Lsp)
-    return runLspServer(Opts);
-
-  OutputFormat Fmt;
-  if (!parseOutputFormat(Format, Fmt))
-    return toolError("--format must be text, json or sarif, not '" + Format +
-                     "'");
-  Severity FailThreshold = Severity::Warning;
-  bool NeverFail = FailOn == "never";
-  if (!NeverFail && !parseSeverity(FailOn, FailThreshold))
-    return toolError("--fail-on must be note, warning, error or never, not '" +
-                     FailOn + "'");
-  if (!WriteBaselineFile.empty() && !BaselineFile.empty())
-    return toolError("--write-baseline and --baseline cannot be combined");
-
-  std::vector<std::string> Files(Sources.begin(), Sources.end());
-  if (All) {
-    if (Opts.UseFixedFlags)
-      return toolError("--all needs a compilation database, not flags after --");
-    std::string Error;
-    std::vector<std::string> DatabaseFiles;
-    if (!allDatabaseFiles(Opts, DatabaseFiles, Error))
-      return toolError(Error);
-    Files.insert(Files.end(), DatabaseFiles.begin(), DatabaseFiles.end());
-  }
-  if (Files.empty())
-    return toolError("no input files (give source files or --all; see --help)");
-
-  // Open the output before the (long) analysis so a bad path fails fast;
-  // it replaces the target only once complete (AtomicFile.h).
-  std::string OpenError;
-  AtomicOutputFile FileOut;
-  if (!OutputFile.empty() && !FileOut.open(OutputFile, OpenError))
-    return toolError(OpenError);
-  AtomicOutputFile BaselineOut;
-  if (!WriteBaselineFile.empty()) {
-    if (!BaselineOut.open(WriteBaselineFile, OpenError))
-      return toolError(OpenError);
-    // A baseline records everything, whatever the filters.
-    Opts.LineFilter.clear();
-    Opts.DiffRevision.clear();
-  }
-  std::unique_ptr<raw_fd_ostream> FixesOut;
-  if (!ExportFixes.empty()) {
-    std::error_code EC;
-    FixesOut =
-        std::make_unique<raw_fd_ostream>(ExportFixes, EC, sys::fs::OF_Text);
-    if (EC)
-      return toolError("cannot write " + ExportFixes + ": " + EC.message());
-  }
-
-  if (!Quiet && Files.size() > 1 && sys::Process::StandardErrIsDisplayed())
+/// Stage 3: the analysis, with progress lines on a terminal.
+RunOutcome runAnalysis(const CliRequest &Req) {
+  DriverOptions Opts = Req.Opts;
+  if (!Req.Quiet && Req.Files.size() > 1 &&
+      sys::Process::StandardErrIsDisplayed())
     Opts.Progress = [](unsigned Done, unsigned Total, const std::string &File) {
       errs() << "[" << Done << "/" << Total << "] " << displayPath(File) << "\n";
     };
+  RunOutcome Run;
+  Run.Result = analyzeFiles(Req.Files, Opts, &Run.Fatal, &Run.Stats);
+  return Run;
+}
+} // namespace
 
-  std::vector<std::string> Fatal;
-  RunStats Stats;
-  AnalysisResult Result = analyzeFiles(Files, Opts, &Fatal, &Stats);
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "merge") == 0)
+    return runMerge(argc - 1, argv + 1);
 
-  // A file skipped because of a tool error already printed (a malformed
-  // config) is listed in JSON/SARIF, but its line here would repeat it.
-  std::vector<distlint::FileError> Shown;
-  for (const distlint::FileError &E : Result.Errors)
-    if (E.Kind != distlint::FileErrorKind::NotAnalyzed)
-      Shown.push_back(E);
-  OutputOptions OutOpts = outputOptionsFor(Opts);
-  raw_ostream &OS = FileOut.isOpen() ? FileOut.os() : outs();
-  OutOpts.Color = UseColor.getNumOccurrences()
-                      ? bool(UseColor)
-                      : !FileOut.isOpen() && Fmt == OutputFormat::Text &&
-                            sys::Process::StandardOutIsDisplayed();
-  if (!Fatal.empty() && Result.Findings.empty() && Shown.empty()) {
-    // Nothing was analyzed: only the reason, on one line.
-    for (const std::string &F : Fatal)
-      toolError(F);
-    return 2;
-  }
-  writeResult(Fmt, Result, OutOpts, OS);
-  OS.flush();
-  if (FileOut.isOpen() && !FileOut.commit(OpenError))
-    return toolError(OpenError);
-  for (const std::string &F : Fatal)
-    toolError(F);
-  // Where problem matchers and CI annotations look: stderr, clang's form.
-  writeToolErrors(Shown, errs(),
-                  UseColor.getNumOccurrences()
-                      ? bool(UseColor)
-                      : sys::Process::StandardErrIsDisplayed());
-
-  if (FixesOut) {
-    writeExportFixes(Result.Findings, Files.size() == 1 ? normalizePath(Files[0]) : "",
-                     normalizePath("."), *FixesOut);
-    FixesOut->close();
-    if (FixesOut->has_error())
-      return toolError("cannot write " + ExportFixes);
-  }
-  if (Fix || FixErrors) {
-    if (!Result.Errors.empty() && !FixErrors) {
-      errs() << "distlint: found compiler errors, but --fix-errors was not "
-                "given; fixes have NOT been applied\n";
-    } else {
-      FixStats FS;
-      std::string Error;
-      if (!applyFixes(Result.Findings, FS, Error))
-        return toolError(Error);
-      if (!Quiet)
-        errs() << "distlint: applied " << FS.Applied << " fix(es) to "
-               << FS.Files << " file(s)"
-               << (FS.Conflicting ? ", skipped " + std::to_string(FS.Conflicting) +
-                                        " overlapping"
-                                  : std::string())
-               << "\n";
-    }
-  }
-
-  std::set<std::string> FailedFiles;
-  for (const distlint::FileError &E : Result.Errors)
-    FailedFiles.insert(E.File);
-  if (BaselineOut.isOpen()) {
-    writeBaseline(Result.Findings, OutOpts.ProjectRoot, BaselineOut.os());
-    if (!BaselineOut.commit(OpenError))
-      return toolError(OpenError);
-    if (!Quiet)
-      errs() << "distlint: wrote " << Result.Findings.size()
-             << " finding(s) to baseline " << WriteBaselineFile << "\n";
-  } else if (!Quiet && (!Result.Findings.empty() || !FailedFiles.empty() ||
-                        Stats.SuppressedByNoLint || Stats.RemovedByBaseline ||
-                        Stats.RemovedByFilters || Stats.RemovedByHeaderFilter)) {
-    errs() << "distlint: " << Result.Findings.size() << " finding(s) in "
-           << Stats.TranslationUnits << " translation unit(s)";
-    if (!FailedFiles.empty())
-      errs() << ", " << FailedFiles.size() << " file(s) failed";
-    if (Stats.SuppressedByNoLint)
-      errs() << ", " << Stats.SuppressedByNoLint << " suppressed by NOLINT";
-    if (Stats.RemovedByBaseline)
-      errs() << ", " << Stats.RemovedByBaseline << " in the baseline";
-    if (Stats.RemovedByFilters)
-      errs() << ", " << Stats.RemovedByFilters << " outside the line filter/diff";
-    if (Stats.RemovedByHeaderFilter)
-      errs() << ", " << Stats.RemovedByHeaderFilter
-             << " in headers outside the header filter";
-    if (Stats.LimitedTUs)
-      errs() << ", " << Stats.LimitedTUs
-             << " partly analyzed (an analysis limit was hit; see --verbose)";
-    errs() << "\n";
-  } else if (!Quiet && Fatal.empty() && sys::Process::StandardErrIsDisplayed()) {
-    errs() << "distlint: no findings in " << Stats.TranslationUnits
-           << " translation unit(s)\n";
-  }
-
-  if (!Fatal.empty() || !Result.Errors.empty())
-    return 2;
-  if (!WriteBaselineFile.empty() || NeverFail)
-    return 0;
-  for (const Finding &F : Result.Findings)
-    if (F.Sev >= FailThreshold)
-      return 1;
-  return 0;
+  CliRequest Req;
+  std::string Error;
+  if (!parseCommandLine(argc, argv, Req, Error) ||
+      !validateAction(Req, Error))
+    return toolError(Error);
+  if (Req.Action != CliAction::Analyze)
+    return answerWithoutAnalysis(Req);
+  if (!validateAnalysis(Req, Error))
+    return toolError(Error);
+  // Outputs open before the (long) analysis, so a bad path fails fast.
+  OutputTargets Out;
+  if (!Out.open(Req, Error))
+    return toolError(Error);
+  RunOutcome Run = runAnalysis(Req);
+  return emitResult(Req, Run, Out);
 }

@@ -49,7 +49,7 @@ struct DriverOptions {
   /// (e.g. "-*,distlint-missing-timeout"). Empty = config / all rules.
   std::string RuleGlobs;
   /// --config: one config file used for every source instead of the
-  /// per-directory .distlint.yaml files (see analyzer/report/Config.h).
+  /// per-directory .distlint.yaml files (see analyzer/input/Config.h).
   std::string ConfigFile;
   /// -config=<yaml>: clang-tidy's inline config, used for every source
   /// instead of file lookup (wins over ConfigFile).

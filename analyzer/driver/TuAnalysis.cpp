@@ -3,7 +3,7 @@
 #include "Analysis.h"
 #include "Isolation.h"
 #include "report/FindingCollector.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"

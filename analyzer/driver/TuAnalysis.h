@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "Preamble.h"
+#include "speed/Preamble.h"
 #include "Runner.h"
-#include "report/Config.h"
-#include "report/ResultSerialization.h"
+#include "input/Config.h"
+#include "input/ResultSerialization.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 //===- Baseline.cpp -------------------------------------------------------===//
 #include "report/Baseline.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include <nlohmann/json.hpp>
 

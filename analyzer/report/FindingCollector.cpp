@@ -1,7 +1,7 @@
 //===- FindingCollector.cpp -----------------------------------------------===//
 #include "report/FindingCollector.h"
 #include "report/Fingerprint.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -1,6 +1,6 @@
 //===- Output.cpp ---------------------------------------------------------===//
 #include "report/Output.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/WithColor.h"

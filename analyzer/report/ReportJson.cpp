@@ -1,6 +1,6 @@
 //===- ReportJson.cpp -----------------------------------------------------===//
 #include "report/ReportJson.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "llvm/Support/Path.h"
 

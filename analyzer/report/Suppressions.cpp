@@ -1,6 +1,6 @@
 //===- Suppressions.cpp ---------------------------------------------------===//
 #include "report/Suppressions.h"
-#include "report/Glob.h"
+#include "input/Glob.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,7 +1,7 @@
 //===- Config.cpp ---------------------------------------------------------===//
-#include "report/Config.h"
+#include "input/Config.h"
 #include "Rule.h"
-#include "report/Glob.h"
+#include "input/Glob.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -3,7 +3,7 @@
 #include "RemoteStorage.h"
 #include "Rule.h"
 #include "Shard.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 #include "report/Suppressions.h"
 
 #include "llvm/Support/FileSystem.h"

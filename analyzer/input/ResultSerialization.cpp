@@ -1,5 +1,5 @@
 //===- ResultSerialization.cpp --------------------------------------------===//
-#include "report/ResultSerialization.h"
+#include "input/ResultSerialization.h"
 
 #include <cstdint>
 #include <cstring>

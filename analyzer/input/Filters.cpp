@@ -1,6 +1,6 @@
 //===- Filters.cpp --------------------------------------------------------===//
-#include "report/Filters.h"
-#include "report/Paths.h"
+#include "input/Filters.h"
+#include "input/Paths.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,9 +1,9 @@
 //===- ResultCache.cpp ----------------------------------------------------===//
 #include "ResultCache.h"
 #include "Runner.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 #include "report/ReportJson.h"
-#include "report/ResultSerialization.h"
+#include "input/ResultSerialization.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BLAKE3.h"

@@ -2,7 +2,7 @@
 //-------------------------===//
 #include "Preamble.h"
 #include "ResultCache.h"
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/SourceManager.h"

@@ -1,5 +1,5 @@
 //===- Paths.cpp ----------------------------------------------------------===//
-#include "report/Paths.h"
+#include "input/Paths.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -24,7 +24,7 @@
 
 #include "Finding.h"
 #include "RemoteStorage.h"
-#include "report/ResultSerialization.h"
+#include "input/ResultSerialization.h"
 
 #include "llvm/ADT/StringRef.h"
 

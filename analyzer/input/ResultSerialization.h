@@ -47,11 +47,11 @@ struct TranslationUnitResult {
   /// Findings dropped by -header-filter / -exclude-header-filter.
   unsigned HeaderFiltered = 0;
   /// Absolute paths of every file the parse read, for the result cache's
-  /// manifest (driver/ResultCache.h); empty when nothing was parsed.
+  /// manifest (driver/speed/ResultCache.h); empty when nothing was parsed.
   std::vector<std::string> IncludeClosure;
   /// How long the analysis took (the cache's cost for --shard balancing).
   unsigned Milliseconds = 0;
-  /// Parsed on a shared precompiled preamble (driver/Preamble.h).
+  /// Parsed on a shared precompiled preamble (driver/speed/Preamble.h).
   bool UsedPreamble = false;
   /// The engine's limits hit while analyzing it (engine/Budget.h): its
   /// findings may be partial. --verbose prints them.

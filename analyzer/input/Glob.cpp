@@ -1,5 +1,5 @@
 //===- Glob.cpp -----------------------------------------------------------===//
-#include "report/Glob.h"
+#include "input/Glob.h"
 
 namespace distlint {
 

@@ -2,7 +2,7 @@
 #include "SpeedOptions.h"
 #include "ResultCache.h"
 #include "Shard.h"
-#include "report/Config.h"
+#include "input/Config.h"
 
 using namespace llvm;
 

@@ -23,8 +23,8 @@
 #include "ResultCache.h"
 #include "Runner.h"
 #include "TuAnalysis.h"
-#include "report/Config.h"
-#include "report/ResultSerialization.h"
+#include "input/Config.h"
+#include "input/ResultSerialization.h"
 
 #include <memory>
 #include <optional>
