@@ -49,32 +49,6 @@ bool isSmartPointerGet(const CXXMemberCallExpr *MC) {
 }
 } // namespace
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = M->getSubExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
-      Next = B->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(Next))
-      Next = C->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next))
-      Next = F->getSubExpr();
-    else if (const auto *N = dyn_cast<CXXNamedCastExpr>(Next))
-      Next = N->getSubExpr();
-    else if (const auto *S = dyn_cast<CStyleCastExpr>(Next))
-      Next = S->getSubExpr();
-    else if (const auto *K = dyn_cast<CXXConstructExpr>(Next);
-             K && K->getNumArgs() == 1 &&
-             (K->getConstructor()->isCopyOrMoveConstructor() ||
-              K->getConstructor()->isConvertingConstructor(false)))
-      Next = K->getArg(0);
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
 
 /// The variable an lvalue / address expression designates: `x`, `&x`,
 /// `x[i]`, `*p` (p), `x.f` (x).
@@ -230,49 +204,80 @@ bool isPointerLike(QualType T) {
   return arrowOperator(T->getAsCXXRecordDecl()) != nullptr;
 }
 
-const Expr *stripValue(const Expr *E) {
+namespace {
+
+/// A node both strip() and stripValue() look through: temporaries and
+/// full-expression cleanups. Null when E is none of them.
+const Expr *throughTemporary(const Expr *E) {
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return M->getSubExpr();
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+    return B->getSubExpr();
+  if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+    return C->getSubExpr();
+  return nullptr;
+}
+
+/// strip()'s own steps: explicit casts and one-argument copies or
+/// conversions (the value converted, whatever object holds it).
+const Expr *throughConversion(const Expr *E) {
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+    return F->getSubExpr();
+  if (const auto *N = dyn_cast<CXXNamedCastExpr>(E))
+    return N->getSubExpr();
+  if (const auto *S = dyn_cast<CStyleCastExpr>(E))
+    return S->getSubExpr();
+  if (const auto *K = dyn_cast<CXXConstructExpr>(E);
+      K && K->getNumArgs() == 1 &&
+      (K->getConstructor()->isCopyOrMoveConstructor() ||
+       K->getConstructor()->isConvertingConstructor(false)))
+    return K->getArg(0);
+  return nullptr;
+}
+
+/// stripValue()'s own steps: what keeps designating the same object.
+const Expr *throughSameObject(const Expr *E) {
+  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
+      F && isa<CXXConstructExpr>(F->getSubExpr()))
+    return F->getSubExpr();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (CE->getNumArgs() >= 1 && Ctor &&
+        (Ctor->isCopyOrMoveConstructor() ||
+         // Converting copies between smart pointers (intrusive_ptr<D> ->
+         // intrusive_ptr<B>) still share the object.
+         (isPointerLike(CE->getType()) &&
+          isPointerLike(CE->getArg(0)->getType()) &&
+          (CE->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(CE->getArg(1))))))
+      return CE->getArg(0);
+    return nullptr;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && isMoveOrForward(Call))
+    return Call->getArg(0);
+  return nullptr;
+}
+
+/// The one walk behind strip() and stripValue(): parentheses, implicit
+/// casts and temporaries, then Step's own nodes, until nothing is left.
+const Expr *lookThrough(const Expr *E, const Expr *(*Step)(const Expr *)) {
   for (int Depth = 0; E && Depth < 32; ++Depth) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *C = dyn_cast<ExprWithCleanups>(E)) {
-      E = C->getSubExpr();
-      continue;
-    }
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
-      E = M->getSubExpr();
-      continue;
-    }
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) {
-      E = B->getSubExpr();
-      continue;
-    }
-    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
-        F && isa<CXXConstructExpr>(F->getSubExpr())) {
-      E = F->getSubExpr();
-      continue;
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-      const CXXConstructorDecl *Ctor = CE->getConstructor();
-      if (CE->getNumArgs() >= 1 && Ctor &&
-          (Ctor->isCopyOrMoveConstructor() ||
-           // Converting copies between smart pointers (intrusive_ptr<D> ->
-           // intrusive_ptr<B>) still share the object.
-           (isPointerLike(CE->getType()) &&
-            isPointerLike(CE->getArg(0)->getType()) &&
-            (CE->getNumArgs() == 1 ||
-             isa<CXXDefaultArgExpr>(CE->getArg(1)))))) {
-        E = CE->getArg(0);
-        continue;
-      }
+    const Expr *Next = throughTemporary(E);
+    if (!Next)
+      Next = Step(E);
+    if (!Next)
       return E;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(E);
-        Call && isMoveOrForward(Call)) {
-      E = Call->getArg(0);
-      continue;
-    }
-    return E;
+    E = Next;
   }
   return E;
+}
+
+} // namespace
+
+const Expr *strip(const Expr *E) { return lookThrough(E, throughConversion); }
+
+const Expr *stripValue(const Expr *E) {
+  return lookThrough(E, throughSameObject);
 }
 
 const VarDecl *designatedVar(const Expr *E) {
@@ -311,6 +316,35 @@ const VarDecl *designatedVar(const Expr *E) {
 
 bool isLoopStmt(const Stmt *S) {
   return S && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+Decision decisionOf(const Stmt *S) {
+  Decision D;
+  if (!S)
+    return D;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    D.Cond = If->getCond();
+    D.DeclaresVariable = If->getConditionVariable();
+  } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+    D.Cond = W->getCond();
+    D.DeclaresVariable = W->getConditionVariable();
+  } else if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+    D.Cond = Sw->getCond();
+    D.DeclaresVariable = Sw->getConditionVariable();
+  } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    D.Cond = Do->getCond();
+  } else if (const auto *F = dyn_cast<ForStmt>(S)) {
+    D.Cond = F->getCond();
+  } else if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) {
+    D.Cond = R->getRangeInit();
+    D.IsRangeFor = true;
+  } else if (const auto *C = dyn_cast<ConditionalOperator>(S)) {
+    D.Cond = C->getCond();
+  } else if (const auto *B = dyn_cast<BinaryOperator>(S);
+             B && B->isLogicalOp()) {
+    D.Cond = B->getLHS();
+  }
+  return D;
 }
 
 const FunctionDecl *owningFunction(const Decl *D) {

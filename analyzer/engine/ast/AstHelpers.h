@@ -70,6 +70,22 @@ const clang::NamedDecl *lookupQualified(clang::ASTContext &Ctx,
 /// for / while / do / range-for.
 bool isLoopStmt(const clang::Stmt *S);
 
+/// What a branch or loop statement decides on.
+struct Decision {
+  /// The condition of an if / while / do / for / switch / ?:, the left
+  /// operand of && and || (the right one is decided in a block of its own),
+  /// the range of a range-for; null for other statements.
+  const clang::Expr *Cond = nullptr;
+  /// `if (auto x = ...)`, likewise while and switch: Cond reads the
+  /// declared variable, not the expression that gave it its value.
+  bool DeclaresVariable = false;
+  /// Cond is a range-for's range: it decides how often, not whether.
+  bool IsRangeFor = false;
+};
+/// The one dispatch over branch and loop statements, so every question
+/// about "what decides this statement" reads the same expression.
+Decision decisionOf(const clang::Stmt *S);
+
 /// The function whose body declares D (null for globals and members).
 const clang::FunctionDecl *owningFunction(const clang::Decl *D);
 

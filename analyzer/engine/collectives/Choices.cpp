@@ -429,26 +429,11 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
     return K;
   }
   llvm::SmallPtrSet<const Decl *, 4> Induction;
-  const Stmt *Cond = nullptr;
-  if (const auto *If = dyn_cast<IfStmt>(T))
-    Cond = If->getCond();
-  else if (const auto *W = dyn_cast<WhileStmt>(T))
-    Cond = W->getCond();
-  else if (const auto *D = dyn_cast<DoStmt>(T))
-    Cond = D->getCond();
-  else if (const auto *S = dyn_cast<SwitchStmt>(T))
-    Cond = S->getCond();
-  else if (const auto *C = dyn_cast<ConditionalOperator>(T))
-    Cond = C->getCond();
-  else if (const auto *B = dyn_cast<BinaryOperator>(T))
-    Cond = B->getLHS();
-  else if (const auto *F = dyn_cast<ForStmt>(T)) {
-    Cond = F->getCond();
+  const Stmt *Cond = decisionOf(T).Cond;
+  if (const auto *F = dyn_cast<ForStmt>(T))
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
       for (const Decl *D : DS->decls())
         Induction.insert(D);
-  } else if (const auto *R = dyn_cast<CXXForRangeStmt>(T))
-    Cond = R->getRangeInit();
   if (!Cond)
     return K;
   llvm::hash_code H = llvm::hash_combine(isLoopStmt(T));

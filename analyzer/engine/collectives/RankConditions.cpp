@@ -2,6 +2,7 @@
 #include "engine/collectives/RankConditions.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
+#include "engine/ast/AstHelpers.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -114,21 +115,8 @@ std::optional<int64_t> evaluate(const CondExpr &X, const RankClass &C) {
 
 /// The condition a branch or loop statement tests (null: none we read).
 const Expr *conditionOf(const Stmt *T) {
-  if (const auto *If = dyn_cast<IfStmt>(T))
-    return If->getConditionVariable() ? nullptr : If->getCond();
-  if (const auto *W = dyn_cast<WhileStmt>(T))
-    return W->getConditionVariable() ? nullptr : W->getCond();
-  if (const auto *D = dyn_cast<DoStmt>(T))
-    return D->getCond();
-  if (const auto *F = dyn_cast<ForStmt>(T))
-    return F->getCond();
-  if (const auto *S = dyn_cast<SwitchStmt>(T))
-    return S->getConditionVariable() ? nullptr : S->getCond();
-  if (const auto *C = dyn_cast<ConditionalOperator>(T))
-    return C->getCond();
-  if (const auto *B = dyn_cast<BinaryOperator>(T))
-    return B->isLogicalOp() ? B->getLHS() : nullptr;
-  return nullptr;
+  Decision D = decisionOf(T);
+  return D.DeclaresVariable || D.IsRangeFor ? nullptr : D.Cond;
 }
 
 /// The part of its condition a branch block tests: the right operand of a

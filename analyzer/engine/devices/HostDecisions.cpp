@@ -98,22 +98,9 @@ private:
 bool decidesIn(const Stmt *Region, const Derived &D) {
   if (!Region)
     return false;
-  const Expr *Cond = nullptr;
-  if (const auto *If = dyn_cast<IfStmt>(Region))
-    Cond = If->getCond();
-  else if (const auto *W = dyn_cast<WhileStmt>(Region))
-    Cond = W->getCond();
-  else if (const auto *Do = dyn_cast<DoStmt>(Region))
-    Cond = Do->getCond();
-  else if (const auto *F = dyn_cast<ForStmt>(Region))
-    Cond = F->getCond();
-  else if (const auto *Sw = dyn_cast<SwitchStmt>(Region))
-    Cond = Sw->getCond();
-  else if (const auto *CO = dyn_cast<ConditionalOperator>(Region))
-    Cond = CO->getCond();
-  else if (const auto *BO = dyn_cast<BinaryOperator>(Region);
-           BO && BO->isLogicalOp())
-    Cond = BO->getLHS();
+  // A range-for over derived values repeats work, it does not choose.
+  Decision Dec = decisionOf(Region);
+  const Expr *Cond = Dec.IsRangeFor ? nullptr : Dec.Cond;
   if (D.mentions(Cond))
     return true;
   for (const Stmt *Child : Region->children())

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoopsInternal.h"
+#include "engine/ast/AstHelpers.h"
 
 using namespace clang;
 
@@ -49,19 +50,11 @@ bool derivedFromInput(Engine &E, const Expr *X, int Depth);
 bool inputControlled(Engine &E, const Stmt *D) {
   bool Found = false;
   forEachEnclosingStmt(E, D, [&](const Stmt *P, const Stmt *Child) {
-    const Expr *Cond = nullptr;
-    if (const auto *I = dyn_cast<IfStmt>(P))
-      Cond = Child != I->getCond() ? I->getCond() : nullptr;
-    else if (const auto *W = dyn_cast<WhileStmt>(P))
-      Cond = W->getCond();
-    else if (const auto *F = dyn_cast<ForStmt>(P))
-      Cond = F->getCond();
-    else if (const auto *R = dyn_cast<CXXForRangeStmt>(P))
-      Cond = R->getRangeInit();
-    else if (const auto *Sw = dyn_cast<SwitchStmt>(P))
-      Cond = Sw->getCond();
-    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P))
-      Cond = Child != CO->getCond() ? CO->getCond() : nullptr;
+    const Expr *Cond = decisionOf(P).Cond;
+    // A two-way branch's own condition is not under it; a loop's is
+    // (`while ((o = getopt(...)) != -1)` runs again because of what it read).
+    if (Child == Cond && isa<IfStmt, ConditionalOperator, BinaryOperator>(P))
+      Cond = nullptr;
     if (Cond && derivedFromInput(E, Cond, 0))
       Found = true;
     return !Found;

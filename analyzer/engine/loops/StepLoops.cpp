@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoopsInternal.h"
+#include "engine/ast/AstHelpers.h"
 
 #include <functional>
 
@@ -58,13 +59,9 @@ void forEachEnclosingStmt(
 }
 
 bool runsAtMostOnce(Engine &E, const Stmt *Loop) {
-  const Expr *Cond = nullptr;
-  if (const auto *D = dyn_cast<DoStmt>(Loop))
-    Cond = D->getCond();
-  else if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    Cond = W->getCond();
-  else if (const auto *F = dyn_cast<ForStmt>(Loop))
-    Cond = F->getCond();
+  if (!isa<DoStmt, WhileStmt, ForStmt>(Loop))
+    return false;
+  const Expr *Cond = decisionOf(Loop).Cond;
   if (!Cond)
     return false;
   auto V = evaluateInt(E, Cond);

@@ -5,6 +5,7 @@
 #include "engine/Values.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/loops/Loops.h"
+#include "engine/solver/Solver.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -94,6 +95,47 @@ bool isFieldAssignment(const Stmt *S, const FieldDecl *&Field,
   return true;
 }
 
+namespace {
+
+/// "The fact holds" as a forward must-problem for the solver: every block
+/// starts optimistic (holds) and a merge is the conjunction of the
+/// predecessors, so the solver reaches the greatest fixpoint.
+struct MustHappenProblem {
+  using Element = uint8_t; // bool, addressable in the solver's vectors
+  static constexpr solver::Direction Dir = solver::Direction::Forward;
+  const MustHappenQuery &Q;
+
+  uint8_t bottom() const { return true; }
+  uint8_t boundary() const { return Q.EntryHolds; }
+  uint8_t merge(const CFGBlock *,
+                llvm::ArrayRef<solver::Neighbour<uint8_t>> Preds) const {
+    if (Preds.empty())
+      return false; // Not reached from the entry.
+    for (const auto &P : Preds)
+      if (!*P.Out)
+        return false;
+    return true;
+  }
+  bool step(const Stmt *S, bool State) const {
+    if (Q.IsReset && Q.IsReset(S))
+      State = false;
+    if (Q.IsEvent(S))
+      State = true;
+    return State;
+  }
+  void transfer(const CFGBlock *B, uint8_t &State) const {
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        State = step(CS->getStmt(), State);
+    if (Q.ResetAfter && Q.ResetAfter(B))
+      State = false;
+  }
+  bool equal(uint8_t A, uint8_t B) const { return A == B; }
+  void widen(const CFGBlock *, uint8_t, uint8_t &) const {} // Finite height.
+};
+
+} // namespace
+
 std::optional<bool> holdsOnEveryPath(Engine &E, const FunctionDecl *FD,
                                      const Stmt *At, const MustHappenQuery &Q) {
   FactsRef Facts = E.facts(FD);
@@ -101,45 +143,19 @@ std::optional<bool> holdsOnEveryPath(Engine &E, const FunctionDecl *FD,
     return std::nullopt;
   const SourceManager &SM = E.context().getSourceManager();
   CFG &G = Facts->cfg();
-  std::vector<int8_t> Out(G.getNumBlockIDs(), 1); // Top: "holds".
-
-  auto Step = [&](const Stmt *S, bool State) {
-    if (Q.IsReset && Q.IsReset(S))
-      State = false;
-    if (Q.IsEvent(S))
-      State = true;
-    return State;
-  };
-  auto In = [&](const CFGBlock *B) {
+  MustHappenProblem Problem{Q};
+  const auto Sol = solver::solve(G, Problem);
+  // In of the queried block, merged like the solver does; a predecessor
+  // the solver never visited (not reached from the entry) keeps bottom.
+  auto In = [&](const CFGBlock *B) -> bool {
     if (B == &G.getEntry())
       return Q.EntryHolds;
-    bool State = true, AnyPred = false;
-    for (const CFGBlock::AdjacentBlock &P : B->preds())
-      if (const CFGBlock *PB = P.getReachableBlock()) {
-        AnyPred = true;
-        State = State && Out[PB->getBlockID()];
-      }
-    return AnyPred && State;
+    llvm::SmallVector<solver::Neighbour<uint8_t>, 4> Preds;
+    for (const CFGBlock *P : B->preds())
+      if (P)
+        Preds.push_back({P, &Sol.out(P)});
+    return Problem.merge(B, Preds);
   };
-
-  const auto &RPO = Facts->reversePostOrder();
-  for (int Iter = 0; Iter < 64; ++Iter) {
-    bool Changed = false;
-    for (const CFGBlock *B : RPO) {
-      bool State = In(B);
-      for (const CFGElement &El : *B)
-        if (auto CS = El.getAs<CFGStmt>())
-          State = Step(CS->getStmt(), State);
-      if (Q.ResetAfter && Q.ResetAfter(B))
-        State = false;
-      if (int8_t(State) != Out[B->getBlockID()]) {
-        Out[B->getBlockID()] = State;
-        Changed = true;
-      }
-    }
-    if (!Changed)
-      break;
-  }
   if (!At)
     return In(&G.getExit());
   const CFGBlock *B = Facts->blockOf(At);
@@ -152,7 +168,7 @@ std::optional<bool> holdsOnEveryPath(Engine &E, const FunctionDecl *FD,
       continue;
     if (encloses(SM, CS->getStmt(), At))
       break;
-    State = Step(CS->getStmt(), State);
+    State = Problem.step(CS->getStmt(), State);
   }
   return State;
 }

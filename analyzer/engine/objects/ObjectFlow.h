@@ -1,6 +1,7 @@
 //===- ObjectFlow.h - Must-happen facts about one object -------*- C++ -*-===//
 //
-// A small forward data-flow over a function's CFG (Engine::facts): "on every
+// A small forward must-problem over a function's CFG (Engine::facts), run by
+// the one solver (engine/solver/Solver.h): "on every
 // path from the object's creation to this statement, did event X happen to
 // it?". Used for "is the timeout field of these options assigned before the
 // process group is built" and "is set_epoch called on the sampler in every
