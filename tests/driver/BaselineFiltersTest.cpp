@@ -1,6 +1,6 @@
 //===- BaselineFiltersTest.cpp - baseline, --line-filter, --diff ----------===//
 #include "report/Baseline.h"
-#include "report/Filters.h"
+#include "input/Filters.h"
 
 #include <gtest/gtest.h>
 

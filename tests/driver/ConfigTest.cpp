@@ -1,5 +1,5 @@
 //===- ConfigTest.cpp - .distlint.yaml parsing and lookup ------------------===//
-#include "report/Config.h"
+#include "input/Config.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,5 +1,5 @@
 //===- ResultSerializationTest.cpp - per-TU results as bytes --------------===//
-#include "report/ResultSerialization.h"
+#include "input/ResultSerialization.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 //===- SuppressionsTest.cpp - NOLINT semantics match clang-tidy -----------===//
-#include "report/Glob.h"
+#include "input/Glob.h"
 #include "report/Suppressions.h"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 
 #include "CompileCommands.h"
 #include "report/Baseline.h"
-#include "report/Config.h"
-#include "report/Filters.h"
-#include "report/ResultSerialization.h"
+#include "input/Config.h"
+#include "input/Filters.h"
+#include "input/ResultSerialization.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 

@@ -10,7 +10,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h" // class Engine (the facade), by reference
+#include "clang/AST/Expr.h"
 
 namespace distlint {
 

@@ -9,7 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h" // class Engine (the facade), by reference
+#include "clang/AST/Expr.h"
 #include "engine/loops/Loops.h"
 
 namespace distlint {

@@ -10,7 +10,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h" // class Engine (the facade), by reference
+#include "clang/AST/Stmt.h"
 #include "engine/ast/AstHelpers.h" // isLoopStmt
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"

@@ -13,7 +13,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "engine/Engine.h"
+#include "engine/EngineFacts.h" // class Engine (the facade), by reference
+#include "clang/AST/Decl.h"
+#include "clang/Analysis/CFG.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
