@@ -106,20 +106,21 @@ int produceReport(const ReportOptions &O) {
   JoinResult Join;
   if (!O.Findings.empty())
     Join = join(A, S, Findings);
-  ReportInput In{A, S, O.Findings.empty() ? nullptr : &Join, O.Dir, O.Findings};
+  ReportModel Model = buildReportModel(
+      {A, S, O.Findings.empty() ? nullptr : &Join, O.Dir, O.Findings});
 
   std::ostringstream Buffer;
   std::ostream *OS =
       O.Output.empty() ? static_cast<std::ostream *>(&std::cout) : &Buffer;
   switch (O.Format) {
   case ReportFormat::Text:
-    writeTextReport(*OS, In);
+    writeTextReport(*OS, Model);
     break;
   case ReportFormat::Json:
-    writeJsonReport(*OS, In);
+    writeJsonReport(*OS, Model);
     break;
   case ReportFormat::Sarif:
-    writeSarifReport(*OS, In);
+    writeSarifReport(*OS, Model);
     break;
   }
   OS->flush();

@@ -104,47 +104,5 @@ std::string describePythonFinding(const PythonFinding &F) {
          std::to_string(F.Steps) + " training step(s) (backward() calls)" + Buf;
 }
 
-void writePythonChecksText(std::ostream &OS, const Analysis &A,
-                           const Sites &S) {
-  std::vector<PythonFinding> All = pythonFindings(A);
-  if (All.empty())
-    return;
-  OS << "\nPYTHON (the startup hook)\n";
-  for (const PythonFinding &F : All)
-    OS << "  rank " << A.rankOf(F.Trace) << ": " << S.where(F.Trace, F.Site)
-       << ": " << describePythonFinding(F) << "\n";
-}
-
-nlohmann::json pythonChecksJson(const Analysis &A, const Sites &S) {
-  nlohmann::json Out = nlohmann::json::array();
-  for (const PythonFinding &F : pythonFindings(A)) {
-    nlohmann::json J = {{"check", F.Check},
-                        {"rank", A.rankOf(F.Trace)},
-                        {"defect", F.Defect},
-                        {"call", F.Call},
-                        {"message", describePythonFinding(F)}};
-    if (!F.Torch.empty())
-      J["torch"] = F.Torch;
-    std::vector<SourceLoc> Chain = S.frame(F.Trace, F.Site);
-    if (!Chain.empty()) {
-      J["file"] = normalizePath(Chain.front().File);
-      J["line"] = Chain.front().Line;
-      J["function"] = Chain.front().Function;
-    }
-    if (F.Epoch >= 0)
-      J["epoch"] = F.Epoch;
-    if (F.DefaultSeconds >= 0)
-      J["default_seconds"] = F.DefaultSeconds;
-    if (!F.Backend.empty())
-      J["backend"] = F.Backend;
-    if (!F.Defect) {
-      J["count"] = F.Count;
-      J["steps"] = F.Steps;
-    }
-    Out.push_back(J);
-  }
-  return Out;
-}
-
 } // namespace rt
 } // namespace distlint

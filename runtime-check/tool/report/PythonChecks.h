@@ -3,17 +3,13 @@
 // The defects the startup hook (runtime-check/python) saw in a Python job —
 // a DistributedSampler iterated again with the same epoch, a process group
 // without an explicit timeout — and its per-line counts of host-device
-// syncs per training step (backward() call), for the text and JSON reports.
+// syncs per training step (backward() call), for the report model.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "Merge.h"
-#include "Sites.h"
 
-#include <nlohmann/json.hpp>
-
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,9 +33,6 @@ std::vector<PythonFinding> pythonFindings(const Analysis &A);
 
 /// A one-line explanation (without rank and place).
 std::string describePythonFinding(const PythonFinding &F);
-
-void writePythonChecksText(std::ostream &OS, const Analysis &A, const Sites &S);
-nlohmann::json pythonChecksJson(const Analysis &A, const Sites &S);
 
 } // namespace rt
 } // namespace distlint

@@ -3,12 +3,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <cstdio>
-#include <map>
-#include <set>
-#include <tuple>
-
 namespace distlint {
 namespace rt {
 
@@ -16,18 +10,16 @@ using nlohmann::json;
 
 namespace {
 
-json sarifLocation(const ReportInput &In, int Trace, const Record &R,
-                   const std::string &Msg) {
-  SourceLoc L = In.S.primary(Trace, R);
+json sarifLocation(const ReportLocation &L, const std::string &Msg) {
   json Loc;
-  if (L.known()) {
-    std::string Path = displayPath(L.File);
+  if (L.Known) {
+    const std::string &Path = L.DisplayFile;
     bool Relative = !Path.empty() && Path[0] != '/';
     json Artifact = {{"uri", Relative ? Path : "file://" + Path}};
     if (Relative)
       Artifact["uriBaseId"] = "SRCROOT";
     Loc["physicalLocation"] = {{"artifactLocation", Artifact},
-                               {"region", {{"startLine", L.Line}}}};
+                               {"region", {{"startLine", L.Primary.Line}}}};
   }
   if (!Msg.empty())
     Loc["message"] = {{"text", Msg}};
@@ -36,8 +28,7 @@ json sarifLocation(const ReportInput &In, int Trace, const Record &R,
 
 } // namespace
 
-void writeSarifReport(std::ostream &OS, const ReportInput &In) {
-  const Analysis &A = In.A;
+void writeSarifReport(std::ostream &OS, const ReportModel &M) {
   json Rules = json::array(
       {{{"id", "distlint-rt-divergence"},
         {"shortDescription", {{"text", "Ranks issued different collectives"}}},
@@ -101,62 +92,58 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
            "around them."}}},
         {"defaultConfiguration", {{"level", "error"}}}}});
   json Results = json::array();
-  for (size_t I = 0; I < A.Divergences.size(); ++I) {
-    const Divergence &D = A.Divergences[I];
+  for (const ReportDivergence &D : M.Divergences) {
     if (D.Issued.empty())
       continue;
-    std::string Text = "communicator " + commName(D.CommId) +
+    std::string Text = "communicator " + D.CommName +
                        " diverged at collective #" + std::to_string(D.Seq) +
                        ": " + std::to_string(D.Issued.size()) +
-                       " rank(s) issued " + describeOp(*D.Issued[0].Rec);
+                       " rank(s) issued " + D.Issued[0].Description;
     if (!D.MissingCommRanks.empty())
       Text += ", " + std::to_string(D.MissingCommRanks.size()) + " did not";
     if (!D.Differs.empty())
       Text += "; they disagree on " + joinList(D.Differs);
     json Related = json::array();
     for (size_t K = 1; K < D.Issued.size(); ++K)
-      Related.push_back(
-          sarifLocation(In, D.Issued[K].Trace, *D.Issued[K].Rec,
-                        "rank " + std::to_string(A.rankOf(D.Issued[K].Trace)) +
-                            ": " + describeOp(*D.Issued[K].Rec)));
-    for (const auto &[CommRank, Op] : D.LastBefore)
-      Related.push_back(
-          sarifLocation(In, Op.Trace, *Op.Rec,
-                        "rank " + std::to_string(A.rankOf(Op.Trace)) +
-                            ": last collective before the divergence"));
+      Related.push_back(sarifLocation(
+          D.Issued[K].Loc, "rank " + std::to_string(D.Issued[K].Rank) + ": " +
+                               D.Issued[K].Description));
+    for (const ReportMissingMember &Member : D.Missing)
+      if (Member.LastBefore)
+        Related.push_back(
+            sarifLocation(Member.LastBefore->Loc,
+                          "rank " + std::to_string(Member.LastBefore->Rank) +
+                              ": last collective before the divergence"));
     json R = {{"ruleId", "distlint-rt-divergence"},
               {"level", "error"},
               {"message", {{"text", Text}}},
-              {"locations", json::array({sarifLocation(In, D.Issued[0].Trace,
-                                                       *D.Issued[0].Rec, "")})},
+              {"locations", json::array({sarifLocation(D.Issued[0].Loc, "")})},
               {"relatedLocations", Related}};
     Results.push_back(R);
   }
-  for (const HangReport &H : A.Hangs) {
-    const Record &What = H.BlockedAt ? *H.BlockedAt : *H.Pending.front();
-    std::string Text = "rank " + std::to_string(A.rankOf(H.Trace)) + ": " +
-                       What.info().Name +
+  for (const ReportHang &H : M.Hangs) {
+    const ReportOp &What = H.BlockedAt ? *H.BlockedAt : H.Pending.front();
+    std::string Text = "rank " + std::to_string(H.Rank) + ": " + What.Name +
                        " did not complete within the watchdog timeout";
     Results.push_back(
         {{"ruleId", "distlint-rt-hang"},
          {"level", "error"},
          {"message", {{"text", Text}}},
-         {"locations", json::array({sarifLocation(In, H.Trace, What, "")})}});
+         {"locations", json::array({sarifLocation(What.Loc, "")})}});
   }
-  for (const P2PIssue &P : A.P2P) {
+  for (const ReportP2P &P : M.P2P) {
     std::string Text = "rank " + std::to_string(P.From) + " sent " +
                        std::to_string(P.Sends) + " message(s) to rank " +
                        std::to_string(P.To) + ", which received " +
                        std::to_string(P.Recvs);
-    const RankOp &Op = P.LastSend.Rec ? P.LastSend : P.LastRecv;
-    if (!Op.Rec)
+    const std::optional<ReportOp> &Op = P.LastSend ? P.LastSend : P.LastRecv;
+    if (!Op)
       continue;
     Results.push_back(
         {{"ruleId", "distlint-rt-p2p"},
          {"level", "error"},
          {"message", {{"text", Text}}},
-         {"locations",
-          json::array({sarifLocation(In, Op.Trace, *Op.Rec, "")})}});
+         {"locations", json::array({sarifLocation(Op->Loc, "")})}});
   }
   json Run = {{"tool",
                {{"driver",
@@ -166,7 +153,7 @@ void writeSarifReport(std::ostream &OS, const ReportInput &In) {
                   {"rules", Rules}}}}},
               {"results", Results},
               {"originalUriBaseIds",
-               {{"SRCROOT", {{"uri", "file://" + normalizePath(".") + "/"}}}}}};
+               {{"SRCROOT", {{"uri", "file://" + M.WorkingDir + "/"}}}}}};
   json Log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({Run})}};

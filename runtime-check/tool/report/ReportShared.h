@@ -1,7 +1,8 @@
 //===- ReportShared.h - What the report renderers share ---------*- C++ -*-===//
 //
-// Names the text, JSON and SARIF renderers (ReportText.cpp, ReportJson.cpp,
-// ReportSarif.cpp) spell alike. Internal to report/.
+// Names the report model and its text, JSON and SARIF renderers
+// (ReportModel.cpp, ReportText.cpp, ReportJson.cpp, ReportSarif.cpp) spell
+// alike. Internal to report/.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

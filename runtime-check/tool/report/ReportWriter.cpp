@@ -1,7 +1,7 @@
 //===- ReportWriter.cpp - distlint-rt report: formats and shared names ----===//
 //
-// The report is rendered by ReportText.cpp, ReportJson.cpp and
-// ReportSarif.cpp from the same Analysis; the names they share are here.
+// ReportModel.cpp resolves the report once; ReportText.cpp, ReportJson.cpp
+// and ReportSarif.cpp format it. The names they share are here.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportShared.h"

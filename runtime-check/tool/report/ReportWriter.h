@@ -1,9 +1,7 @@
 //===- ReportWriter.h - distlint-rt report in text, JSON, SARIF -*- C++ -*-===//
 #pragma once
 
-#include "Join.h"
-#include "Merge.h"
-#include "Sites.h"
+#include "ReportModel.h"
 
 #include <ostream>
 #include <string>
@@ -14,17 +12,21 @@ namespace rt {
 enum class ReportFormat { Text, Json, Sarif };
 bool parseReportFormat(const std::string &Text, ReportFormat &Out);
 
-struct ReportInput {
-  const Analysis &A;
-  const Sites &S;
-  const JoinResult *Join = nullptr; ///< Null without --findings.
-  std::string TraceDir;
-  std::string FindingsPath;
-};
+/// The renderers only format the model (buildReportModel resolves it).
+void writeTextReport(std::ostream &OS, const ReportModel &M);
+void writeJsonReport(std::ostream &OS, const ReportModel &M);
+void writeSarifReport(std::ostream &OS, const ReportModel &M);
 
-void writeTextReport(std::ostream &OS, const ReportInput &In);
-void writeJsonReport(std::ostream &OS, const ReportInput &In);
-void writeSarifReport(std::ostream &OS, const ReportInput &In);
+/// Builds the model and renders one format (for callers with one report).
+inline void writeTextReport(std::ostream &OS, const ReportInput &In) {
+  writeTextReport(OS, buildReportModel(In));
+}
+inline void writeJsonReport(std::ostream &OS, const ReportInput &In) {
+  writeJsonReport(OS, buildReportModel(In));
+}
+inline void writeSarifReport(std::ostream &OS, const ReportInput &In) {
+  writeSarifReport(OS, buildReportModel(In));
+}
 
 /// Exit status of `distlint-rt report`: 0 clean, 1 problems found.
 int reportExitCode(const Analysis &A);
