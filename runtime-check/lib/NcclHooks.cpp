@@ -140,23 +140,57 @@ __attribute__((constructor)) void registerNcclAbort() {
 } // namespace
 
 // ---- Collectives and point-to-point -----------------------------------------
+//
+// Hooks whose signature is one of NCCL's common shapes are generated from
+// one row each: the C name and its op-table entry (OpTable.def). The two
+// with a shape of their own (ncclReduce, ncclBcast) are written out.
 
-INTERCEPTOR(Result, ncclAllReduce, const void *Send, void *Recv, size_t Count,
-            DataType Type, RedOp Op, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclAllReduce, Send, Recv, Count, Type, Op, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME,
-      {OpCode::NcclAllReduce, Comm, Stream, Count, Type, Op, kNoPeer},
-      [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });
-}
+/// (send, recv, count, type, reduction, comm, stream)
+#define NCCL_REDUCTION_HOOK(Name, Code)                                        \
+  INTERCEPTOR(Result, Name, const void *Send, void *Recv, size_t Count,        \
+              DataType Type, RedOp Op, ncclComm_t Comm, cudaStream_t Stream) { \
+    HOOK_ENTER(Name, Send, Recv, Count, Type, Op, Comm, Stream);               \
+    return recordNccl(                                                         \
+        HOOK_FRAME, {OpCode::Code, Comm, Stream, Count, Type, Op, kNoPeer},    \
+        [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });      \
+  }
+/// (send, recv, count, type, root, comm, stream)
+#define NCCL_ROOTED_HOOK(Name, Code)                                           \
+  INTERCEPTOR(Result, Name, const void *Send, void *Recv, size_t Count,        \
+              DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) { \
+    HOOK_ENTER(Name, Send, Recv, Count, Type, Root, Comm, Stream);             \
+    return recordNccl(                                                         \
+        HOOK_FRAME, {OpCode::Code, Comm, Stream, Count, Type, -1, Root},       \
+        [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });    \
+  }
+/// (send, recv, count, type, comm, stream)
+#define NCCL_EXCHANGE_HOOK(Name, Code)                                         \
+  INTERCEPTOR(Result, Name, const void *Send, void *Recv, size_t Count,        \
+              DataType Type, ncclComm_t Comm, cudaStream_t Stream) {           \
+    HOOK_ENTER(Name, Send, Recv, Count, Type, Comm, Stream);                   \
+    return recordNccl(                                                         \
+        HOOK_FRAME, {OpCode::Code, Comm, Stream, Count, Type, -1, kNoPeer},    \
+        [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });          \
+  }
+/// (buffer, count, type, peer, comm, stream); Buffer: the buffer's type.
+#define NCCL_P2P_HOOK(Name, Code, Buffer)                                      \
+  INTERCEPTOR(Result, Name, Buffer Buf, size_t Count, DataType Type, int Peer, \
+              ncclComm_t Comm, cudaStream_t Stream) {                          \
+    HOOK_ENTER(Name, Buf, Count, Type, Peer, Comm, Stream);                    \
+    return recordNccl(                                                         \
+        HOOK_FRAME, {OpCode::Code, Comm, Stream, Count, Type, -1, Peer},       \
+        [&] { return Real(Buf, Count, Type, Peer, Comm, Stream); });           \
+  }
 
-INTERCEPTOR(Result, ncclBroadcast, const void *Send, void *Recv, size_t Count,
-            DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclBroadcast, Send, Recv, Count, Type, Root, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME, {OpCode::NcclBroadcast, Comm, Stream, Count, Type, -1, Root},
-      [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
-}
+NCCL_REDUCTION_HOOK(ncclAllReduce, NcclAllReduce)
+NCCL_REDUCTION_HOOK(ncclReduceScatter, NcclReduceScatter)
+NCCL_ROOTED_HOOK(ncclBroadcast, NcclBroadcast)
+NCCL_ROOTED_HOOK(ncclGather, NcclGather)
+NCCL_ROOTED_HOOK(ncclScatter, NcclScatter)
+NCCL_EXCHANGE_HOOK(ncclAllGather, NcclAllGather)
+NCCL_EXCHANGE_HOOK(ncclAlltoAll, NcclAlltoAll)
+NCCL_P2P_HOOK(ncclSend, NcclSend, const void *)
+NCCL_P2P_HOOK(ncclRecv, NcclRecv, void *)
 
 INTERCEPTOR(Result, ncclBcast, void *Buff, size_t Count, DataType Type,
             int Root, ncclComm_t Comm, cudaStream_t Stream) {
@@ -173,66 +207,6 @@ INTERCEPTOR(Result, ncclReduce, const void *Send, void *Recv, size_t Count,
   return recordNccl(
       HOOK_FRAME, {OpCode::NcclReduce, Comm, Stream, Count, Type, Op, Root},
       [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclAllGather, const void *Send, void *Recv, size_t Count,
-            DataType Type, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclAllGather, Send, Recv, Count, Type, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME,
-      {OpCode::NcclAllGather, Comm, Stream, Count, Type, -1, kNoPeer},
-      [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclReduceScatter, const void *Send, void *Recv,
-            size_t Count, DataType Type, RedOp Op, ncclComm_t Comm,
-            cudaStream_t Stream) {
-  HOOK_ENTER(ncclReduceScatter, Send, Recv, Count, Type, Op, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME,
-      {OpCode::NcclReduceScatter, Comm, Stream, Count, Type, Op, kNoPeer},
-      [&] { return Real(Send, Recv, Count, Type, Op, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclAlltoAll, const void *Send, void *Recv, size_t Count,
-            DataType Type, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclAlltoAll, Send, Recv, Count, Type, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME,
-      {OpCode::NcclAlltoAll, Comm, Stream, Count, Type, -1, kNoPeer},
-      [&] { return Real(Send, Recv, Count, Type, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclGather, const void *Send, void *Recv, size_t Count,
-            DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclGather, Send, Recv, Count, Type, Root, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME, {OpCode::NcclGather, Comm, Stream, Count, Type, -1, Root},
-      [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclScatter, const void *Send, void *Recv, size_t Count,
-            DataType Type, int Root, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclScatter, Send, Recv, Count, Type, Root, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME, {OpCode::NcclScatter, Comm, Stream, Count, Type, -1, Root},
-      [&] { return Real(Send, Recv, Count, Type, Root, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclSend, const void *Send, size_t Count, DataType Type,
-            int Peer, ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclSend, Send, Count, Type, Peer, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME, {OpCode::NcclSend, Comm, Stream, Count, Type, -1, Peer},
-      [&] { return Real(Send, Count, Type, Peer, Comm, Stream); });
-}
-
-INTERCEPTOR(Result, ncclRecv, void *Recv, size_t Count, DataType Type, int Peer,
-            ncclComm_t Comm, cudaStream_t Stream) {
-  HOOK_ENTER(ncclRecv, Recv, Count, Type, Peer, Comm, Stream);
-  return recordNccl(
-      HOOK_FRAME, {OpCode::NcclRecv, Comm, Stream, Count, Type, -1, Peer},
-      [&] { return Real(Recv, Count, Type, Peer, Comm, Stream); });
 }
 
 // ---- Groups -----------------------------------------------------------------
