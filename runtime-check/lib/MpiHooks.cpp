@@ -73,6 +73,24 @@ INTERCEPTOR(int, MPI_Abort, MPI_Comm Comm, int Code) {
 }
 
 // ---- Collectives ------------------------------------------------------------
+//
+// Hooks whose signature is a shape several MPI calls share are generated
+// from one row each: the C name and its op-table entry (OpTable.def); the
+// others are written out.
+
+/// (send, recv, count, type, op, comm)
+#define MPI_REDUCTION_HOOK(Name, Code)                                         \
+  INTERCEPTOR(int, Name, const void *Send, void *Recv, int Count,              \
+              MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {                   \
+    HOOK_ENTER(Name, Send, Recv, Count, Type, Op, Comm);                       \
+    return recordBlocking(                                                     \
+        HOOK_FRAME, reduction(OpCode::Code, Comm, Count, Type, Op),            \
+        [&] { return Real(Send, Recv, Count, Type, Op, Comm); });              \
+  }
+
+MPI_REDUCTION_HOOK(MPI_Allreduce, MpiAllreduce)
+MPI_REDUCTION_HOOK(MPI_Scan, MpiScan)
+MPI_REDUCTION_HOOK(MPI_Exscan, MpiExscan)
 
 INTERCEPTOR(int, MPI_Barrier, MPI_Comm Comm) {
   HOOK_ENTER(MPI_Barrier, Comm);
@@ -94,14 +112,6 @@ INTERCEPTOR(int, MPI_Reduce, const void *Send, void *Recv, int Count,
   return recordBlocking(
       HOOK_FRAME, reduction(OpCode::MpiReduce, Comm, Count, Type, Op, Root),
       [&] { return Real(Send, Recv, Count, Type, Op, Root, Comm); });
-}
-
-INTERCEPTOR(int, MPI_Allreduce, const void *Send, void *Recv, int Count,
-            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
-  HOOK_ENTER(MPI_Allreduce, Send, Recv, Count, Type, Op, Comm);
-  return recordBlocking(
-      HOOK_FRAME, reduction(OpCode::MpiAllreduce, Comm, Count, Type, Op),
-      [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
 }
 
 INTERCEPTOR(int, MPI_Gather, const void *Send, int SendCount,
@@ -222,22 +232,6 @@ INTERCEPTOR(int, MPI_Reduce_scatter_block, const void *Send, void *Recv,
       [&] { return Real(Send, Recv, RecvCount, Type, Op, Comm); });
 }
 
-INTERCEPTOR(int, MPI_Scan, const void *Send, void *Recv, int Count,
-            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
-  HOOK_ENTER(MPI_Scan, Send, Recv, Count, Type, Op, Comm);
-  return recordBlocking(
-      HOOK_FRAME, reduction(OpCode::MpiScan, Comm, Count, Type, Op),
-      [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
-}
-
-INTERCEPTOR(int, MPI_Exscan, const void *Send, void *Recv, int Count,
-            MPI_Datatype Type, MPI_Op Op, MPI_Comm Comm) {
-  HOOK_ENTER(MPI_Exscan, Send, Recv, Count, Type, Op, Comm);
-  return recordBlocking(
-      HOOK_FRAME, reduction(OpCode::MpiExscan, Comm, Count, Type, Op),
-      [&] { return Real(Send, Recv, Count, Type, Op, Comm); });
-}
-
 INTERCEPTOR(int, MPI_Ibarrier, MPI_Comm Comm, MPI_Request *Request) {
   HOOK_ENTER(MPI_Ibarrier, Comm, Request);
   return recordNonBlocking(HOOK_FRAME, call(OpCode::MpiIbarrier, Comm), Request,
@@ -308,37 +302,29 @@ MpiCall p2p(OpCode Op, MPI_Comm Comm, int Count, MPI_Datatype Type, int Peer,
 }
 } // namespace
 
-INTERCEPTOR(int, MPI_Send, const void *Buf, int Count, MPI_Datatype Type,
-            int Dest, int Tag, MPI_Comm Comm) {
-  HOOK_ENTER(MPI_Send, Buf, Count, Type, Dest, Tag, Comm);
-  return recordBlocking(
-      HOOK_FRAME, p2p(OpCode::MpiSend, Comm, Count, Type, Dest, Tag),
-      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });
-}
+/// (buf, count, type, dest, tag, comm)
+#define MPI_SEND_HOOK(Name, Code)                                              \
+  INTERCEPTOR(int, Name, const void *Buf, int Count, MPI_Datatype Type,        \
+              int Dest, int Tag, MPI_Comm Comm) {                              \
+    HOOK_ENTER(Name, Buf, Count, Type, Dest, Tag, Comm);                       \
+    return recordBlocking(                                                     \
+        HOOK_FRAME, p2p(OpCode::Code, Comm, Count, Type, Dest, Tag),           \
+        [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });              \
+  }
+/// (buf, count, type, dest, tag, comm, request)
+#define MPI_ISEND_HOOK(Name, Code)                                             \
+  INTERCEPTOR(int, Name, const void *Buf, int Count, MPI_Datatype Type,        \
+              int Dest, int Tag, MPI_Comm Comm, MPI_Request *Request) {        \
+    HOOK_ENTER(Name, Buf, Count, Type, Dest, Tag, Comm, Request);              \
+    return recordNonBlocking(                                                  \
+        HOOK_FRAME, p2p(OpCode::Code, Comm, Count, Type, Dest, Tag), Request,  \
+        [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });     \
+  }
 
-INTERCEPTOR(int, MPI_Ssend, const void *Buf, int Count, MPI_Datatype Type,
-            int Dest, int Tag, MPI_Comm Comm) {
-  HOOK_ENTER(MPI_Ssend, Buf, Count, Type, Dest, Tag, Comm);
-  return recordBlocking(
-      HOOK_FRAME, p2p(OpCode::MpiSsend, Comm, Count, Type, Dest, Tag),
-      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm); });
-}
-
-INTERCEPTOR(int, MPI_Isend, const void *Buf, int Count, MPI_Datatype Type,
-            int Dest, int Tag, MPI_Comm Comm, MPI_Request *Request) {
-  HOOK_ENTER(MPI_Isend, Buf, Count, Type, Dest, Tag, Comm, Request);
-  return recordNonBlocking(
-      HOOK_FRAME, p2p(OpCode::MpiIsend, Comm, Count, Type, Dest, Tag), Request,
-      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });
-}
-
-INTERCEPTOR(int, MPI_Issend, const void *Buf, int Count, MPI_Datatype Type,
-            int Dest, int Tag, MPI_Comm Comm, MPI_Request *Request) {
-  HOOK_ENTER(MPI_Issend, Buf, Count, Type, Dest, Tag, Comm, Request);
-  return recordNonBlocking(
-      HOOK_FRAME, p2p(OpCode::MpiIssend, Comm, Count, Type, Dest, Tag), Request,
-      [&] { return Real(Buf, Count, Type, Dest, Tag, Comm, Request); });
-}
+MPI_SEND_HOOK(MPI_Send, MpiSend)
+MPI_SEND_HOOK(MPI_Ssend, MpiSsend)
+MPI_ISEND_HOOK(MPI_Isend, MpiIsend)
+MPI_ISEND_HOOK(MPI_Issend, MpiIssend)
 
 INTERCEPTOR(int, MPI_Recv, void *Buf, int Count, MPI_Datatype Type, int Source,
             int Tag, MPI_Comm Comm, MPI_Status *Status) {
