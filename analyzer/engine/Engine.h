@@ -109,6 +109,12 @@ public:
   /// Is the branch of this terminator (if/while/for/switch/?:/&&/||)
   /// taken the same way on all ranks?
   UniformityAnswer branchUniformity(const clang::Stmt *Terminator);
+  /// Does every call of PD's function in the TU pass the caller's rank for
+  /// PD (directly, or through parameters of callers that do, up to the
+  /// caller depth)? False without calls, and when PD is written in its
+  /// function. A helper given the rank (`prepare(rank)`) branches on the
+  /// rank, so its rank classes can be compared like its caller's.
+  bool rankAtEveryCall(const clang::ParmVarDecl *PD, int Depth = 0);
 
   //--- Control flow ------------------------------------------------------
   /// Enclosing function of a statement (null for global initializers).

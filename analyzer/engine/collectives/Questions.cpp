@@ -8,8 +8,10 @@
 // of the AnalysisManager.
 //
 //===----------------------------------------------------------------------===//
+#include "engine/Construction.h"
 #include "engine/Engine.h"
 #include "engine/EngineInternals.h"
+#include "engine/Values.h"
 #include "engine/collectives/Divergence.h"
 #include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
@@ -367,6 +369,36 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
         return std::make_pair(Found->first, Call);
   }
   return std::nullopt;
+}
+
+bool Engine::rankAtEveryCall(const ParmVarDecl *PD, int Depth) {
+  const auto *FD = dyn_cast<FunctionDecl>(PD->getDeclContext());
+  if (!FD || !FD->getBody() || Depth > P->Limits.CallerDepth ||
+      isWrittenIn(*this, PD, FD->getBody()))
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  std::vector<const CallExpr *> Calls = callersOf(Def ? Def : FD);
+  if (Calls.empty())
+    return false;
+  const unsigned Index = PD->getFunctionScopeIndex();
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Caller = enclosingFunction(Call);
+    ResidentResult R = Caller ? P->resident(Caller) : ResidentResult();
+    const CFGBlock *B = R ? R.facts().blockOf(Call) : nullptr;
+    const Expr *Arg = callArgument(Call, FD, Index);
+    if (!B || !Arg)
+      return false;
+    UniformityAnalysis U(*this, Caller, *R);
+    Taint T = U.eval(Arg, U.stateBefore(B, Call));
+    if (T.IsRank)
+      continue;
+    // The caller's own parameter, passed on unchanged.
+    const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    const auto *Outer = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (!Outer || !rankAtEveryCall(Outer, Depth + 1))
+      return false;
+  }
+  return true;
 }
 
 /// The communicator variable a condition tests for membership: `c ==

@@ -153,6 +153,10 @@ void RankClassComparer::collect(const NodeRef &N,
     bool Wanted = !N->Key.Uniform;
     if (N->Key.Uniform && N->Kind == NodeKind::Alt)
       Wanted = llvm::any_of(N->Kids, mayFailStop);
+    // A branch of a helper on a parameter every call gives the rank: the
+    // helper's own data-flow sees a parameter, the classes see the rank.
+    if (!Wanted && conditionAt(N->Source.Term))
+      Wanted = conditionAt(N->Source.Term)->mentionsRank();
     if (Wanted && conditionAt(N->Source.Term)) {
       ChoiceIndex[N.get()] = Choices.size();
       Choices.push_back(N.get());

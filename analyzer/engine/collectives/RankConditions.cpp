@@ -321,6 +321,12 @@ private:
     }
     const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
     const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    // A helper's parameter that every call gives the rank: the rank.
+    if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(VD);
+        PD && T.Params && !T.Vary && E.rankAtEveryCall(PD)) {
+      Out.K = CondExpr::Kind::Rank;
+      return Out;
+    }
     // `const bool is_root = rank == 0;`: the flag is its definition.
     if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
       if (const Expr *Init = soleDefinition(E, VD)) {
