@@ -114,47 +114,146 @@ bool refersTo(const Stmt *S, const VarDecl *V) {
 
 } // namespace
 
-const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
+namespace {
+
+/// A counted loop `for (i = Start; i <op> Bound; ++i)` (or `i += C`, C
+/// uniform), i an integer written nowhere in the body.
+struct CountedFor {
   const VarDecl *V = nullptr;
   const Expr *Start = nullptr;
+  const Expr *Bound = nullptr;
+};
+
+std::optional<CountedFor> countedFor(Engine &E, const ForStmt *F) {
+  CountedFor C;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
     if (DS->isSingleDecl())
-      if ((V = dyn_cast<VarDecl>(DS->getSingleDecl())))
-        Start = V->getInit();
+      if ((C.V = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        C.Start = C.V->getInit();
   } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit());
              B && B->getOpcode() == BO_Assign) {
-    V = designatedVar(B->getLHS());
-    Start = B->getRHS();
+    C.V = designatedVar(B->getLHS());
+    C.Start = B->getRHS();
   }
-  if (!V || !Start || !V->getType()->isIntegerType() ||
-      !E.uniformity(Start).Uniform)
-    return nullptr;
+  if (!C.V || !C.Start || !C.V->getType()->isIntegerType())
+    return std::nullopt;
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || !(Cond->isRelationalOp() || Cond->isEqualityOp()))
-    return nullptr;
+    return std::nullopt;
   const Expr *L = Cond->getLHS()->IgnoreParenImpCasts();
   const Expr *R = Cond->getRHS()->IgnoreParenImpCasts();
-  const Expr *Bound = designatedVar(L) == V && isa<DeclRefExpr>(L)   ? R
-                      : designatedVar(R) == V && isa<DeclRefExpr>(R) ? L
-                                                                     : nullptr;
-  if (!Bound || refersTo(Bound, V) || !E.uniformity(Bound).Uniform)
-    return nullptr;
+  const VarDecl *V = C.V;
+  C.Bound = designatedVar(L) == V && isa<DeclRefExpr>(L)   ? R
+            : designatedVar(R) == V && isa<DeclRefExpr>(R) ? L
+                                                           : nullptr;
+  if (!C.Bound || refersTo(C.Bound, V))
+    return std::nullopt;
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
     if (!U->isIncrementDecrementOp() || designatedVar(U->getSubExpr()) != V)
-      return nullptr;
-  } else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    if ((C->getOpcode() != BO_AddAssign && C->getOpcode() != BO_SubAssign) ||
-        designatedVar(C->getLHS()) != V || refersTo(C->getRHS(), V) ||
-        !E.uniformity(C->getRHS()).Uniform)
-      return nullptr;
+      return std::nullopt;
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    if ((CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign) ||
+        designatedVar(CA->getLHS()) != V || refersTo(CA->getRHS(), V) ||
+        !E.uniformity(CA->getRHS()).Uniform)
+      return std::nullopt;
   } else {
-    return nullptr;
+    return std::nullopt;
   }
   if (writesOrLeaves(F->getBody(), V, /*Nested=*/false))
+    return std::nullopt;
+  return C;
+}
+
+/// The same expression: one structure over the same declarations and
+/// constants.
+bool sameExpr(const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  if (A->getStmtClass() != B->getStmtClass())
+    return false;
+  if (const auto *DA = dyn_cast<DeclRefExpr>(A))
+    return DA->getDecl() == cast<DeclRefExpr>(B)->getDecl();
+  if (const auto *IA = dyn_cast<IntegerLiteral>(A))
+    return IA->getValue() == cast<IntegerLiteral>(B)->getValue();
+  if (const auto *MA = dyn_cast<MemberExpr>(A))
+    return MA->getMemberDecl() == cast<MemberExpr>(B)->getMemberDecl() &&
+           sameExpr(MA->getBase(), cast<MemberExpr>(B)->getBase());
+  if (const auto *UA = dyn_cast<UnaryOperator>(A))
+    return UA->getOpcode() == cast<UnaryOperator>(B)->getOpcode() &&
+           !UA->isIncrementDecrementOp() &&
+           sameExpr(UA->getSubExpr(), cast<UnaryOperator>(B)->getSubExpr());
+  if (const auto *BA = dyn_cast<BinaryOperator>(A)) {
+    const auto *BB = cast<BinaryOperator>(B);
+    return BA->getOpcode() == BB->getOpcode() && !BA->isAssignmentOp() &&
+           sameExpr(BA->getLHS(), BB->getLHS()) &&
+           sameExpr(BA->getRHS(), BB->getRHS());
+  }
+  return false;
+}
+
+/// Is Bound - Start the same on every rank, whatever each is: `first +
+/// n` against `first`, `(r + 1) * n` against `r * n`, with n uniform.
+bool uniformDistance(Engine &E, const Expr *Bound, const Expr *Start) {
+  const auto *B = dyn_cast<BinaryOperator>(Bound->IgnoreParenImpCasts());
+  if (!B)
+    return false;
+  auto Uniform = [&](const Expr *X) { return E.uniformity(X).Uniform; };
+  // Start + U, U + Start.
+  if (B->getOpcode() == BO_Add &&
+      ((sameExpr(B->getLHS(), Start) && Uniform(B->getRHS())) ||
+       (sameExpr(B->getRHS(), Start) && Uniform(B->getLHS()))))
+    return true;
+  // (A + U) * N against A * N (either operand order).
+  const auto *S = dyn_cast<BinaryOperator>(Start->IgnoreParenImpCasts());
+  if (B->getOpcode() != BO_Mul || !S || S->getOpcode() != BO_Mul)
+    return false;
+  for (const auto &[Sum, N] : {std::pair{B->getLHS(), B->getRHS()},
+                               std::pair{B->getRHS(), B->getLHS()}}) {
+    const auto *Add = dyn_cast<BinaryOperator>(Sum->IgnoreParenImpCasts());
+    if (!Add || Add->getOpcode() != BO_Add || !Uniform(N))
+      continue;
+    for (const auto &[A, U] : {std::pair{Add->getLHS(), Add->getRHS()},
+                               std::pair{Add->getRHS(), Add->getLHS()}})
+      if (Uniform(U) &&
+          ((sameExpr(S->getLHS(), A) && sameExpr(S->getRHS(), N)) ||
+           (sameExpr(S->getRHS(), A) && sameExpr(S->getLHS(), N))))
+        return true;
+  }
+  return false;
+}
+
+/// Does the loop read a variable of its bound that its body may write?
+bool boundWrittenIn(Engine &E, const Expr *Bound, const ForStmt *F) {
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Bound))
+    if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+      return isWrittenIn(E, VD, F->getBody()) ||
+             isWrittenIn(E, VD, F->getInc());
+  for (const Stmt *Child : Bound->children())
+    if (const auto *X = dyn_cast_or_null<Expr>(Child);
+        X && boundWrittenIn(E, X, F))
+      return true;
+  return false;
+}
+
+} // namespace
+
+const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
+  std::optional<CountedFor> C = countedFor(E, F);
+  if (!C || !E.uniformity(C->Start).Uniform || !E.uniformity(C->Bound).Uniform)
     return nullptr;
-  return V;
+  return C->V;
+}
+
+const VarDecl *uniformTripCount(Engine &E, const ForStmt *F) {
+  if (const VarDecl *V = countedUniformLoop(E, F))
+    return V;
+  std::optional<CountedFor> C = countedFor(E, F);
+  return C && uniformDistance(E, C->Bound, C->Start) &&
+                 !boundWrittenIn(E, C->Bound, F)
+             ? C->V
+             : nullptr;
 }
 
 namespace {
@@ -407,7 +506,7 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
     return K;
   if (!E.branchUniformity(T).Uniform) {
     const auto *F = dyn_cast<ForStmt>(T);
-    const VarDecl *V = F ? countedUniformLoop(E, F) : nullptr;
+    const VarDecl *V = F ? uniformTripCount(E, F) : nullptr;
     if (!V)
       return K;
     const Expr *Start = loopStart(F, V);

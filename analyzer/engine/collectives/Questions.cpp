@@ -484,10 +484,10 @@ Engine::divergenceAt(const CallExpr *Collective) {
       continue;
     if (testsMembershipOf(*this, Dep, Collective))
       continue;
-    // A counted loop over uniform bounds inside a rank branch: its
-    // induction variable varies by control only.
+    // A counted loop that runs as often on every rank (uniform bounds, or a
+    // rank's own range of a uniform length): its counter is no choice.
     if (const auto *F = dyn_cast_or_null<ForStmt>(Dep->getTerminatorStmt());
-        F && collectives::countedUniformLoop(*this, F))
+        F && collectives::uniformTripCount(*this, F))
       continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).

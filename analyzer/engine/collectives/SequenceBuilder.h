@@ -61,6 +61,12 @@ bool passesInterRoot(Engine &E, const clang::CallExpr *Call,
 /// branch the induction variable varies by control only: every rank that
 /// runs the loop runs it the same number of times. Null otherwise.
 const clang::VarDecl *countedUniformLoop(Engine &E, const clang::ForStmt *F);
+/// A counted loop (as above) whose trip count is the same on every rank,
+/// also when its start and bound are not: they differ by a uniform amount
+/// (`for (b = first; b < first + n; ++b)`, `i = r * n; i < (r + 1) * n`),
+/// neither written in the loop. Its counter (returned; null otherwise)
+/// still differs between ranks.
+const clang::VarDecl *uniformTripCount(Engine &E, const clang::ForStmt *F);
 
 /// Does this call end the whole job (exit, abort, MPI_Abort, a user
 /// function that never returns)?
