@@ -79,9 +79,12 @@ enum class Role : uint8_t {
                     ///< sync need that sync.
   CommDerive,       ///< Creates a communicator (Args.Out) with the members of
               ///< Args.Comm (dup, merge): a sub-communicator's is one too.
+  SameShape, ///< Returns a tensor of its receiver's shape (a method: clone,
+             ///< to, an in-place update) or of its first tensor argument's
+             ///< (empty_like): whatever the values, the shape carries over.
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::CommDerive) + 1;
+constexpr unsigned NumRoles = unsigned(Role::SameShape) + 1;
 
 const char *roleName(Role R);
 

@@ -64,6 +64,41 @@ const ApiEntry Rows[] = {
     {F, Role::ShapeQuery, "at::TensorBase::defined", A},
     {F, Role::ShapeQuery, "c10::ArrayRef::size", A},
 
+    // Results of their input's shape: copies, conversions (dtype, device,
+    // layout), element-wise functions of one tensor, in-place updates, and
+    // the *_like factories. Operators between two tensors may broadcast to
+    // another shape and are not listed.
+    {F, Role::SameShape, "at::Tensor::clone", A},
+    {F, Role::SameShape, "at::Tensor::to", A},
+    {F, Role::SameShape, "at::TensorBase::to", A},
+    {F, Role::SameShape, "at::Tensor::contiguous", A},
+    {F, Role::SameShape, "at::Tensor::detach", A},
+    {F, Role::SameShape, "at::Tensor::cpu", A},
+    {F, Role::SameShape, "at::Tensor::cuda", A},
+    {F, Role::SameShape, "at::Tensor::abs", A},
+    {F, Role::SameShape, "at::Tensor::sqrt", A},
+    {F, Role::SameShape, "at::Tensor::exp", A},
+    {F, Role::SameShape, "at::Tensor::log", A},
+    {F, Role::SameShape, "at::Tensor::zero_", A},
+    {F, Role::SameShape, "at::Tensor::fill_", A},
+    {F, Role::SameShape, "at::Tensor::copy_", A},
+    {F, Role::SameShape, "at::Tensor::mul_", A},
+    {F, Role::SameShape, "at::Tensor::add_", A},
+    {F, Role::SameShape, "at::Tensor::sub_", A},
+    {F, Role::SameShape, "at::Tensor::div_", A},
+    {F, Role::SameShape, "at::empty_like", A},
+    {F, Role::SameShape, "at::zeros_like", A},
+    {F, Role::SameShape, "at::ones_like", A},
+    {F, Role::SameShape, "at::full_like", A},
+    {F, Role::SameShape, "at::rand_like", A},
+    {F, Role::SameShape, "at::randn_like", A},
+    {F, Role::SameShape, "torch::empty_like", A},
+    {F, Role::SameShape, "torch::zeros_like", A},
+    {F, Role::SameShape, "torch::ones_like", A},
+    {F, Role::SameShape, "torch::full_like", A},
+    {F, Role::SameShape, "torch::rand_like", A},
+    {F, Role::SameShape, "torch::randn_like", A},
+
     // Integer arguments that set a result's shape (int-array sizes such as
     // zeros({n}) or view({-1, n}) are recognised by their type). A tensor's
     // shape decides whether collectives pair up; its values do not.
@@ -115,8 +150,7 @@ const ApiEntry Rows[] = {
      RowFacts().device(DeviceType::Cuda)},
     {F, Role::DeviceSelect, "c10::DeviceType::CUDA", A,
      RowFacts().device(DeviceType::Cuda)},
-    {F, Role::DeviceSelect, "c10::kCPU", A,
-     RowFacts().device(DeviceType::Cpu)},
+    {F, Role::DeviceSelect, "c10::kCPU", A, RowFacts().device(DeviceType::Cpu)},
     {F, Role::DeviceSelect, "c10::DeviceType::CPU", A,
      RowFacts().device(DeviceType::Cpu)},
     {F, Role::DeviceSelect, "at::Tensor::cuda", A,

@@ -37,6 +37,7 @@ int out_source(int comm, int *out);
 double clock_now();
 void fill_random(int *out);
 void load(const char *path, Tensor *out);
+Tensor rand_like(Tensor t);
 const char *get_env(const char *name);
 int parse(const char *text);
 int reduce(int *buf, int n);
@@ -57,6 +58,7 @@ void f(int comm, int *p, const char *s, Tensor t, int host[4], int dev[4]) {
   split(comm, 1, p);                          // @split
   t.item();                                   // @item
   t.numel();                                  // @numel
+  rand_like(t);                               // @randlike
   copy(host, dev, 16, cudaMemcpyDeviceToHost); // @d2h
   copy(dev, host, 16, cudaMemcpyHostToDevice); // @h2d
 }
@@ -69,6 +71,7 @@ public:
   std::vector<std::pair<const Expr *, Taint>> Assigned;
   std::vector<const Expr *> Uniform, SubComms;
   bool ShapeVaries = false;
+  uint64_t ShapeKey = 0;
 
   Taint eval(const Expr *X) override {
     auto It = Values.find(X);
@@ -79,6 +82,7 @@ public:
   }
   void markUniform(const Expr *Buffer) override { Uniform.push_back(Buffer); }
   bool resultShapeVaries() override { return ShapeVaries; }
+  uint64_t resultShapeKey() override { return ShapeKey; }
   void noteSubCommunicator(const Expr *Out) override {
     SubComms.push_back(Out);
   }
@@ -350,6 +354,26 @@ TEST_F(ApiModelTest, UniformValueIsUniform) {
   ASSERT_TRUE(T);
   EXPECT_FALSE(T->depends());
   EXPECT_TRUE(T->UniformContent);
+}
+
+// A random tensor's values differ; its shape is the one the call fixes
+// (here: its input's), so a rank branch choosing it keeps the shape known.
+TEST_F(ApiModelTest, RandomTensorKeepsTheShapeItWasGiven) {
+  Site Draw = site("@randlike", "rand_like");
+  RecordingEnv Env;
+  Env.ShapeKey = 42;
+  auto T = ret(Role::LocalDataSource, Draw, row(Role::LocalDataSource), Env);
+  ASSERT_TRUE(T);
+  EXPECT_TRUE(T->Vary);
+  EXPECT_TRUE(T->ContentOnly) << "only the values differ";
+  EXPECT_EQ(T->ShapeKey, 42u);
+  Env.ShapeVaries = true;
+  Env.ShapeKey = 0;
+  auto Differs =
+      ret(Role::LocalDataSource, Draw, row(Role::LocalDataSource), Env);
+  ASSERT_TRUE(Differs);
+  EXPECT_FALSE(Differs->ContentOnly) << "sized by a rank-local value";
+  EXPECT_EQ(Differs->ShapeKey, 0u);
 }
 
 TEST_F(ApiModelTest, ShapeQueryReadsTheShapeNotTheContents) {

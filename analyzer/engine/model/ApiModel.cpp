@@ -66,8 +66,10 @@ std::optional<Taint> localDataReturn(const CallModelContext &C, ModelEnv &Env) {
   Taint T = Taint::varying(VaryKind::LocalData, C.loc(),
                            "rank-local value (clock, random number, file "
                            "system or local data)");
-  if (isTensorType(C.Call->getType()))
+  if (isTensorType(C.Call->getType())) {
     T.ContentOnly = !Env.resultShapeVaries();
+    T.ShapeKey = Env.resultShapeKey();
+  }
   return T;
 }
 
@@ -295,6 +297,8 @@ const RoleModel Table[] = {
     {Role::Clock},
     {Role::HostVisibleAlloc},
     {Role::CommDerive, nullptr, commDeriveEffects},
+    // Read where a call's result gets its shape key (sameShapeKey).
+    {Role::SameShape},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

@@ -39,6 +39,9 @@ public:
   /// Does the shape of the call's result differ between ranks (the objects
   /// and size arguments it is computed from)?
   virtual bool resultShapeVaries() = 0;
+  /// A name of the result's shape when the call fixes it (a constant size
+  /// argument, a SameShape row's input); 0 otherwise.
+  virtual uint64_t resultShapeKey() = 0;
   /// The communicator Out designates is a sub-communicator from here on.
   virtual void noteSubCommunicator(const clang::Expr *Out) = 0;
   /// Is Comm a sub-communicator (split, created for a subset of ranks)?

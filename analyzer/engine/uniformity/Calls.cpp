@@ -50,6 +50,13 @@ public:
   bool resultShapeVaries() override {
     return U.resultShapeVaries(Call, Callee, Receiver, Args, S);
   }
+  uint64_t resultShapeKey() override {
+    if (!isTensorType(Call->getType()))
+      return 0;
+    if (uint64_t Key = U.constantShapeKey(Callee, Args))
+      return Key;
+    return U.sameShapeKey(Callee, Receiver, Args, S);
+  }
   void noteSubCommunicator(const Expr *Out) override {
     if (const VarDecl *VD = baseVar(Out))
       U.P.Tu.noteSubCommunicator(VD);
@@ -191,6 +198,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   T.ShapeKey = isTensorType(RT) ? constantShapeKey(Callee, Args) : 0;
   if (!T.ShapeKey && isTensorType(RT) && isa<CXXOperatorCallExpr>(Call))
     T.ShapeKey = scalarOperatorShapeKey(Receiver, Args, S);
+  if (!T.ShapeKey && isTensorType(RT))
+    T.ShapeKey = sameShapeKey(Callee, Receiver, Args, S);
   T.ShapePending = false;
   T.ContentOnly =
       T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
@@ -246,6 +255,20 @@ UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
       Key = (Key ^ uint64_t(D + 1)) * 1099511628211ull;
     return Key ? Key : 1;
   }
+  return 0;
+}
+
+uint64_t UniformityAnalysis::sameShapeKey(const FunctionDecl *Callee,
+                                          const Expr *Receiver,
+                                          llvm::ArrayRef<const Expr *> Args,
+                                          const VarState &S) {
+  if (!Callee || !E.api().has(Callee, api::Role::SameShape))
+    return 0;
+  if (Receiver)
+    return isTensorType(Receiver->getType()) ? eval(Receiver, S).ShapeKey : 0;
+  for (const Expr *A : Args)
+    if (isTensorType(A->getType()))
+      return eval(A, S).ShapeKey;
   return 0;
 }
 

@@ -87,6 +87,12 @@ private:
   uint64_t scalarOperatorShapeKey(const clang::Expr *Receiver,
                                   llvm::ArrayRef<const clang::Expr *> Args,
                                   const VarState &S);
+  /// A SameShape call's (api tables): the shape key of its receiver, or of
+  /// its first tensor argument.
+  uint64_t sameShapeKey(const clang::FunctionDecl *Callee,
+                        const clang::Expr *Receiver,
+                        llvm::ArrayRef<const clang::Expr *> Args,
+                        const VarState &S);
   uint64_t constantShapeKey(const clang::FunctionDecl *Callee,
                             llvm::ArrayRef<const clang::Expr *> Args);
   void assignVar(const clang::VarDecl *VD, Taint T, VarState &S, bool Strong);

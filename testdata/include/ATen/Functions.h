@@ -14,6 +14,8 @@ TORCH_API Tensor arange(const Scalar &end, TensorOptions options = {});
 TORCH_API Tensor zeros_like(const Tensor &self, TensorOptions options = {});
 TORCH_API Tensor ones_like(const Tensor &self, TensorOptions options = {});
 TORCH_API Tensor empty_like(const Tensor &self, TensorOptions options = {});
+TORCH_API Tensor full_like(const Tensor &self, const Scalar &fill_value,
+                           TensorOptions options = {});
 
 // Random factories: every rank draws its own values.
 TORCH_API Tensor rand(IntArrayRef size, TensorOptions options = {});

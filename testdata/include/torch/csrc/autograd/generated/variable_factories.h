@@ -36,6 +36,9 @@ at::Tensor linspace(const at::Scalar &start, const at::Scalar &end,
                     int64_t steps, at::TensorOptions options = {});
 at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {});
 at::Tensor ones_like(const at::Tensor &self, at::TensorOptions options = {});
+at::Tensor empty_like(const at::Tensor &self, at::TensorOptions options = {});
+at::Tensor full_like(const at::Tensor &self, const at::Scalar &fill_value,
+                     at::TensorOptions options = {});
 at::Tensor from_blob(void *data, at::IntArrayRef sizes,
                      const at::TensorOptions &options = at::TensorOptions());
 
