@@ -82,9 +82,11 @@ enum class Role : uint8_t {
   SameShape, ///< Returns a tensor of its receiver's shape (a method: clone,
              ///< to, an in-place update) or of its first tensor argument's
              ///< (empty_like): whatever the values, the shape carries over.
+  StoreRead, ///< Reads a key (its first argument) of the job's shared store:
+             ///< every rank that reads one key gets the same bytes.
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::SameShape) + 1;
+constexpr unsigned NumRoles = unsigned(Role::StoreRead) + 1;
 
 const char *roleName(Role R);
 

@@ -68,11 +68,13 @@ const ApiEntry Rows[] = {
     {F, Role::Collective, "c10d::ProcessGroupNCCL::_broadcast_oop",
      A.recv(0).send(1).options(2), RowFacts().agree(RootRank | RootTensor)},
     {F, Role::Collective, "c10d::ProcessGroupNCCL::_reduce_oop",
-     A.recvVaries(0).send(1).options(2), RowFacts().agree(ReduceOp | RootRank | RootTensor)},
+     A.recvVaries(0).send(1).options(2),
+     RowFacts().agree(ReduceOp | RootRank | RootTensor)},
 
     // c10d::ops (LibTorch 1.13; gone in 2.x): the process group is argument 0.
     {F, Role::Collective, "c10d::ops::broadcast",
-     A.comm(0).send(1).recv(1).options(2), RowFacts().agree(RootRank | RootTensor)},
+     A.comm(0).send(1).recv(1).options(2),
+     RowFacts().agree(RootRank | RootTensor)},
     {F, Role::Collective, "c10d::ops::allreduce",
      A.comm(0).send(1).recv(1).options(2), RowFacts().agree(ReduceOp)},
     {F, Role::Collective, "c10d::ops::allgather",
@@ -194,6 +196,9 @@ const ApiEntry Rows[] = {
     {F, Role::StoreType, "c10d::TCPStore", A},
     {F, Role::StoreType, "c10d::PrefixStore", A},
     {F, Role::StoreType, "c10d::HashStore", A},
+    // One rank sets a key, every reader waits for it and gets its bytes
+    // (overrides of the base method match too).
+    {F, Role::StoreRead, "c10d::Store::get", A},
 
     // Completion of asynchronous work.
     {F, Role::Wait, "c10d::Work::wait", A.timeout(0)},

@@ -40,6 +40,7 @@ void load(const char *path, Tensor *out);
 Tensor rand_like(Tensor t);
 const char *get_env(const char *name);
 int parse(const char *text);
+int store_get(const char *key);
 int reduce(int *buf, int n);
 int split(int comm, int color, int *out);
 int copy(void *dst, const void *src, unsigned long n, cudaMemcpyKind kind);
@@ -54,6 +55,7 @@ void f(int comm, int *p, const char *s, Tensor t, int host[4], int dev[4]) {
   get_env("HOME");                            // @envhome
   get_env(s);                                 // @envvar
   parse(s);                                   // @parse
+  store_get(s);                               // @storeget
   reduce(p, 4);                               // @reduce
   split(comm, 1, p);                          // @split
   t.item();                                   // @item
@@ -306,6 +308,26 @@ TEST_F(ApiModelTest, ParseHasTheTaintOfItsText) {
   EXPECT_EQ(T->Origin.Kind, VaryKind::LocalData);
 }
 
+// Every reader of a key gets the bytes one rank set; a key named per rank
+// reads a value per rank.
+TEST_F(ApiModelTest, StoreReadIsUniformForOneKey) {
+  Site St = site("@storeget", "store_get");
+  ApiEntry Row = row(Role::StoreRead, A);
+  RecordingEnv Env;
+  Taint Key;
+  Key.UniformContent = true;
+  Env.Values[St.Args[0]] = Key;
+  auto Same = ret(Role::StoreRead, St, Row, Env);
+  ASSERT_TRUE(Same);
+  EXPECT_FALSE(Same->Vary);
+  EXPECT_TRUE(Same->UniformContent);
+  Env.Values[St.Args[0]] = varying(VaryKind::Rank);
+  auto PerRank = ret(Role::StoreRead, St, Row, Env);
+  ASSERT_TRUE(PerRank);
+  EXPECT_TRUE(PerRank->Vary);
+  EXPECT_FALSE(PerRank->UniformContent);
+}
+
 TEST_F(ApiModelTest, CommSplitMarksItsOutputASubCommunicator) {
   Site St = site("@split", "split");
   RecordingEnv Env;
@@ -399,7 +421,8 @@ TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
       Role::Collective,      Role::RankSource, Role::WorldSizeSource,
       Role::LocalDataSource, Role::TensorRead, Role::EnvRead,
       Role::Parse,           Role::CommSplit,  Role::HostWaitOnDevice,
-      Role::UniformValue,    Role::ShapeQuery, Role::CommDerive};
+      Role::UniformValue,    Role::ShapeQuery, Role::CommDerive,
+      Role::StoreRead};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

@@ -136,6 +136,18 @@ std::optional<Taint> parseReturn(const CallModelContext &C, ModelEnv &Env) {
   return Text ? Env.eval(Text) : Taint();
 }
 
+/// `store->get(key)`: what the key holds, the same for every reader; it
+/// differs only when the key does (`"rank" + std::to_string(r)`).
+std::optional<Taint> storeReadReturn(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *Key = C.arg(0);
+  Taint T = Key ? Env.eval(Key) : Taint();
+  T.Range.reset();
+  T.ShapeKey = 0;
+  T.IsRank = false;
+  T.UniformContent = !T.depends();
+  return T;
+}
+
 /// Collectives and uniform-valued functions return the same on every rank.
 std::optional<Taint> uniformReturn(const CallModelContext &, ModelEnv &) {
   return uniformContent();
@@ -299,6 +311,7 @@ const RoleModel Table[] = {
     {Role::CommDerive, nullptr, commDeriveEffects},
     // Read where a call's result gets its shape key (sameShapeKey).
     {Role::SameShape},
+    {Role::StoreRead, storeReadReturn},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");
