@@ -208,19 +208,21 @@ const char *roleName(Role R) {
     ROLE(PointToPoint)
     ROLE(RankSource)
     ROLE(WorldSizeSource)
-    ROLE(LocalDataSource) ROLE(TensorRead) ROLE(EnvRead) ROLE(EnvWrite)
-        ROLE(Parse) ROLE(CommSplit) ROLE(CommInit) ROLE(AsyncErrorCheck)
-            ROLE(DeviceSync) ROLE(StreamSync) ROLE(EventSync) ROLE(ImplicitSync)
-                ROLE(HostWaitOnDevice) ROLE(TrainingStep) ROLE(FailStop) ROLE(
-                    TimeoutKnob) ROLE(ProcessGroupType) ROLE(StoreType)
-                    ROLE(SamplerType) ROLE(DataLoaderFactory) ROLE(SetEpoch)
-                        ROLE(DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery)
-                            ROLE(Wait) ROLE(TimeoutConstant) ROLE(GroupStart)
+    ROLE(LocalDataSource)
+    ROLE(TensorRead) ROLE(EnvRead) ROLE(EnvWrite) ROLE(Parse) ROLE(CommSplit)
+        ROLE(CommInit) ROLE(AsyncErrorCheck) ROLE(DeviceSync) ROLE(StreamSync)
+            ROLE(EventSync) ROLE(ImplicitSync) ROLE(HostWaitOnDevice)
+                ROLE(TrainingStep) ROLE(FailStop) ROLE(TimeoutKnob) ROLE(
+                    ProcessGroupType) ROLE(StoreType) ROLE(SamplerType)
+                    ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect)
+                        ROLE(UniformValue) ROLE(ShapeQuery) ROLE(Wait)
+                            ROLE(TimeoutConstant) ROLE(GroupStart)
                                 ROLE(GroupEnd) ROLE(DataLoaderIterate)
                                     ROLE(SizeArgument) ROLE(DeviceLaunch)
                                         ROLE(Clock) ROLE(HostVisibleAlloc)
                                             ROLE(CommDerive) ROLE(SameShape)
                                                 ROLE(StoreRead)
+                                                    ROLE(ElementStorage)
 #undef ROLE
   }
   return "?";

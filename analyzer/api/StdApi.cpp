@@ -91,10 +91,8 @@ const ApiEntry Rows[] = {
      "local file system"},
     {F, Role::LocalDataSource, "std::basic_fstream::is_open", A,
      "local file system"},
-    {F, Role::LocalDataSource, "std::basic_ios::good", A,
-     "local file system"},
-    {F, Role::LocalDataSource, "std::basic_ios::fail", A,
-     "local file system"},
+    {F, Role::LocalDataSource, "std::basic_ios::good", A, "local file system"},
+    {F, Role::LocalDataSource, "std::basic_ios::fail", A, "local file system"},
     {F, Role::LocalDataSource, "std::basic_ios::operator bool", A,
      "local file system"},
     {F, Role::LocalDataSource, "std::basic_ios::operator!", A,
@@ -110,6 +108,11 @@ const ApiEntry Rows[] = {
     {F, Role::ShapeQuery, "std::basic_string::size", A},
     {F, Role::ShapeQuery, "std::basic_string::length", A},
     {F, Role::ShapeQuery, "std::basic_string::empty", A},
+
+    // Pointers into a container's elements.
+    {F, Role::ElementStorage, "std::vector::data", A},
+    {F, Role::ElementStorage, "std::array::data", A},
+    {F, Role::ElementStorage, "std::basic_string::data", A},
 
     // Rank variables set by the launchers (Global: the job's rank).
     {F, Role::RankSource, "env:RANK", A, Global, "torchrun global rank"},
@@ -137,8 +140,7 @@ const ApiEntry Rows[] = {
     {F, Role::WorldSizeSource, "env:WORLD_SIZE", A, "torchrun"},
     {F, Role::WorldSizeSource, "env:LOCAL_WORLD_SIZE", A, "torchrun"},
     {F, Role::WorldSizeSource, "env:OMPI_COMM_WORLD_SIZE", A, "Open MPI"},
-    {F, Role::WorldSizeSource, "env:OMPI_COMM_WORLD_LOCAL_SIZE", A,
-     "Open MPI"},
+    {F, Role::WorldSizeSource, "env:OMPI_COMM_WORLD_LOCAL_SIZE", A, "Open MPI"},
     {F, Role::WorldSizeSource, "env:PMI_SIZE", A, "PMI"},
     {F, Role::WorldSizeSource, "env:MV2_COMM_WORLD_SIZE", A, "MVAPICH2"},
     {F, Role::WorldSizeSource, "env:SLURM_NTASKS", A, "Slurm"},

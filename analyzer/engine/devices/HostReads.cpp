@@ -71,11 +71,19 @@ struct PendingPlaces {
   llvm::DenseSet<std::pair<const VarDecl *, const FieldDecl *>> Fields;
 
   /// The place a pointer argument designates: `&x`, `x`, `&out.value` (out),
-  /// `&m->f` / `&m.f` (m's field f), `p + i` (p).
-  void insertPointer(const Expr *Arg) {
+  /// `&m->f` / `&m.f` (m's field f), `p + i` (p), `v.data()` (v).
+  void insertPointer(Engine &E, const Expr *Arg) {
     for (int Depth = 0; Arg && Depth < 8; ++Depth) {
       if (const VarDecl *V = designatedVar(Arg)) {
         Vars.insert(V);
+        return;
+      }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(
+              stripValue(Arg)->IgnoreParenCasts())) {
+        const FunctionDecl *Callee = MC->getDirectCallee();
+        if (Callee && E.api().has(Callee, api::Role::ElementStorage))
+          if (const VarDecl *V = designatedVar(MC->getImplicitObjectArgument()))
+            Vars.insert(V);
         return;
       }
       if (const VarDecl *B = addressedObject(Arg)) {
@@ -136,7 +144,7 @@ void pendingResults(Engine &E, const Stmt *Region, const CallExpr *Sync,
         if (const auto *Call = dyn_cast<CallExpr>(X))
           for (const Expr *Arg : Call->arguments())
             if (Arg->getType()->isPointerType())
-              Pending.insertPointer(Arg);
+              Pending.insertPointer(E, Arg);
       }
     }
     if (const auto *DS = dyn_cast<DeclStmt>(S); DS && before(SM, S, Sync))
@@ -198,6 +206,9 @@ bool handedToOpaqueCall(Engine &E, const Expr *Use) {
   }
   const auto *Call = dyn_cast_or_null<CallExpr>(P);
   if (!Call || Call->getCallee() == Child)
+    return false;
+  // An operator of a host container (`host[0]`, `*it`) reads it here.
+  if (isa<CXXOperatorCallExpr>(Call))
     return false;
   const FunctionDecl *Callee = E.resolveCallee(Call);
   // MPI reads a send buffer on the host: `MPI_Allreduce(norm_h, ...)` after
@@ -409,7 +420,7 @@ LevelUse useAfterCall(Engine &E, const CallExpr *Call, const Stmt *Loop,
   for (unsigned I = 0; Callee && I < 64; ++I)
     if (Inner.OutParams & (uint64_t(1) << I))
       if (const Expr *Arg = callArgument(Call, Callee, I)) {
-        Pending.insertPointer(Arg);
+        Pending.insertPointer(E, Arg);
         if (const VarDecl *V = baseVar(Arg)) // A reference parameter.
           Pending.Vars.insert(V);
       }

@@ -312,6 +312,8 @@ const RoleModel Table[] = {
     // Read where a call's result gets its shape key (sameShapeKey).
     {Role::SameShape},
     {Role::StoreRead, storeReadReturn},
+    // Read where device copies land in host buffers (devices/HostReads).
+    {Role::ElementStorage},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");
