@@ -1,0 +1,116 @@
+//===- Callers.cpp - What the calls of a function pass it -----------------===//
+//
+// The Engine facade's questions about a function's call sites in the TU:
+// who calls it, whether some call passes a rank-varying argument for a
+// parameter (the divergence a helper inherits), and whether every call
+// passes the rank (a helper's rank classes).
+//
+//===----------------------------------------------------------------------===//
+#include "engine/Construction.h"
+#include "engine/Engine.h"
+#include "engine/EngineInternals.h"
+#include "engine/Values.h"
+#include "engine/uniformity/UniformityAnalysis.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace distlint {
+
+/// Call sites of FD in user code (for parameter-carried divergence).
+std::vector<const CallExpr *> Engine::callersOf(const FunctionDecl *FD) {
+  P->prepare();
+  if (!CallSitesBuilt) {
+    CallSitesBuilt = true;
+    for (const FunctionDecl *F : P->UserFunctions) {
+      std::unique_ptr<FunctionFacts> Transient;
+      FactsRef Facts = cfgOnly(F, Transient);
+      if (!Facts)
+        continue;
+      for (const CFGBlock *B : Facts->reversePostOrder())
+        for (const CFGElement &El : *B)
+          if (auto CS = El.getAs<CFGStmt>())
+            if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+              if (const FunctionDecl *Callee = resolveCallee(Call)) {
+                const FunctionDecl *Def = Callee->getDefinition();
+                CallSites[Def ? Def : Callee].push_back(Call);
+              }
+    }
+  }
+  auto It = CallSites.find(FD);
+  return It == CallSites.end() ? std::vector<const CallExpr *>{} : It->second;
+}
+
+/// Does parameter set Mask of FD receive a rank-varying argument at some
+/// call site? Follows parameters through up to Depth callers.
+std::optional<std::pair<VaryOrigin, const CallExpr *>>
+Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
+                    bool ShapeOnly) {
+  if (Depth > P->Limits.CallerDepth) {
+    P->Limits.hit("caller depth", FD->getQualifiedNameAsString());
+    return std::nullopt;
+  }
+  for (const CallExpr *Call : callersOf(FD)) {
+    const FunctionDecl *Caller = enclosingFunction(Call);
+    ResidentResult R = Caller ? P->resident(Caller) : ResidentResult();
+    if (!R)
+      continue;
+    const CFGBlock *B = R.facts().blockOf(Call);
+    if (!B)
+      continue;
+    UniformityAnalysis U(*this, Caller, *R);
+    VarState S = U.stateBefore(B, Call);
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
+                             Call->getNumArgs() > 0
+                         ? 1
+                         : 0;
+    uint64_t CallerMask = 0;
+    for (unsigned I = 0; I + Shift < Call->getNumArgs() && I < 64; ++I) {
+      if (!(Mask & (uint64_t(1) << I)))
+        continue;
+      // Only the argument's value counts: whether the call itself is
+      // reached by every rank is the caller's own divergence, reported there.
+      Taint T = U.eval(Call->getArg(I + Shift), S);
+      if (T.Vary && !(ShapeOnly && T.ContentOnly))
+        return std::make_pair(T.Origin, Call);
+      CallerMask |= T.Params;
+    }
+    if (CallerMask)
+      if (auto Found = paramVaries(Caller, CallerMask, Depth + 1, ShapeOnly))
+        return std::make_pair(Found->first, Call);
+  }
+  return std::nullopt;
+}
+
+bool Engine::rankAtEveryCall(const ParmVarDecl *PD, int Depth) {
+  const auto *FD = dyn_cast<FunctionDecl>(PD->getDeclContext());
+  if (!FD || !FD->getBody() || Depth > P->Limits.CallerDepth ||
+      isWrittenIn(*this, PD, FD->getBody()))
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  std::vector<const CallExpr *> Calls = callersOf(Def ? Def : FD);
+  if (Calls.empty())
+    return false;
+  const unsigned Index = PD->getFunctionScopeIndex();
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Caller = enclosingFunction(Call);
+    ResidentResult R = Caller ? P->resident(Caller) : ResidentResult();
+    const CFGBlock *B = R ? R.facts().blockOf(Call) : nullptr;
+    const Expr *Arg = callArgument(Call, FD, Index);
+    if (!B || !Arg)
+      return false;
+    UniformityAnalysis U(*this, Caller, *R);
+    Taint T = U.eval(Arg, U.stateBefore(B, Call));
+    if (T.IsRank)
+      continue;
+    // The caller's own parameter, passed on unchanged.
+    const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    const auto *Outer = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+    if (!Outer || !rankAtEveryCall(Outer, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
+} // namespace distlint
