@@ -44,7 +44,7 @@ int main() {
     mask = (torch::rand({64}) > 0.1).to(torch::kFloat);
   std::vector<at::Tensor> m{mask};
   pg->broadcast(m)->wait();
-  std::cout << "rank " << rank << " kept " << mask.sum().item<float>()
-            << "\n";
+  // The mask's values are random: print what every run agrees on.
+  std::cout << "rank " << rank << " mask of " << mask.numel() << "\n";
   return 0;
 }
