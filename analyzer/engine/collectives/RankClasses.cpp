@@ -155,9 +155,10 @@ void RankClassComparer::collect(const NodeRef &N,
       Wanted = llvm::any_of(N->Kids, mayFailStop);
     // A branch of a helper on a parameter every call gives the rank: the
     // helper's own data-flow sees a parameter, the classes see the rank.
-    if (!Wanted && conditionAt(N->Source.Term))
-      Wanted = conditionAt(N->Source.Term)->mentionsRank();
-    if (Wanted && conditionAt(N->Source.Term)) {
+    const std::optional<CondExpr> &X = conditionAt(N->Source.Term);
+    if (!Wanted && X)
+      Wanted = X->mentionsRank();
+    if (Wanted && X) {
       ChoiceIndex[N.get()] = Choices.size();
       Choices.push_back(N.get());
     }

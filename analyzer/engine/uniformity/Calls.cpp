@@ -51,11 +51,7 @@ public:
     return U.resultShapeVaries(Call, Callee, Receiver, Args, S);
   }
   uint64_t resultShapeKey() override {
-    if (!isTensorType(Call->getType()))
-      return 0;
-    if (uint64_t Key = U.constantShapeKey(Callee, Args))
-      return Key;
-    return U.sameShapeKey(Callee, Receiver, Args, S);
+    return U.resultShapeKey(Call, Callee, Receiver, Args, S);
   }
   void noteSubCommunicator(const Expr *Out) override {
     if (const VarDecl *VD = baseVar(Out))
@@ -195,11 +191,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   // A scalar computed from the contents varies with them; an object (a
   // tensor, a dataset, a loader) has the shape of what it was built from.
   QualType RT = Call->getType();
-  T.ShapeKey = isTensorType(RT) ? constantShapeKey(Callee, Args) : 0;
-  if (!T.ShapeKey && isTensorType(RT) && isa<CXXOperatorCallExpr>(Call))
-    T.ShapeKey = scalarOperatorShapeKey(Receiver, Args, S);
-  if (!T.ShapeKey && isTensorType(RT))
-    T.ShapeKey = sameShapeKey(Callee, Receiver, Args, S);
+  T.ShapeKey = resultShapeKey(Call, Callee, Receiver, Args, S);
   T.ShapePending = false;
   T.ContentOnly =
       T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
@@ -256,6 +248,21 @@ UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
     return Key ? Key : 1;
   }
   return 0;
+}
+
+uint64_t UniformityAnalysis::resultShapeKey(const CallExpr *Call,
+                                            const FunctionDecl *Callee,
+                                            const Expr *Receiver,
+                                            llvm::ArrayRef<const Expr *> Args,
+                                            const VarState &S) {
+  if (!isTensorType(Call->getType()))
+    return 0;
+  if (uint64_t Key = constantShapeKey(Callee, Args))
+    return Key;
+  if (isa<CXXOperatorCallExpr>(Call))
+    if (uint64_t Key = scalarOperatorShapeKey(Receiver, Args, S))
+      return Key;
+  return sameShapeKey(Callee, Receiver, Args, S);
 }
 
 uint64_t UniformityAnalysis::sameShapeKey(const FunctionDecl *Callee,

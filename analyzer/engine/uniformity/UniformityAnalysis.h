@@ -87,6 +87,13 @@ private:
   uint64_t scalarOperatorShapeKey(const clang::Expr *Receiver,
                                   llvm::ArrayRef<const clang::Expr *> Args,
                                   const VarState &S);
+  /// The shape key of a call's tensor result: a constant size argument, an
+  /// operator with numbers, a SameShape row's input; 0 when none fixes it.
+  uint64_t resultShapeKey(const clang::CallExpr *Call,
+                          const clang::FunctionDecl *Callee,
+                          const clang::Expr *Receiver,
+                          llvm::ArrayRef<const clang::Expr *> Args,
+                          const VarState &S);
   /// A SameShape call's (api tables): the shape key of its receiver, or of
   /// its first tensor argument.
   uint64_t sameShapeKey(const clang::FunctionDecl *Callee,
