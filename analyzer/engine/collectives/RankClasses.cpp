@@ -25,6 +25,13 @@ public:
   explicit RankClassComparer(Engine &E) : E(E) {}
 
   ClassComparison run(const FunctionDecl *FD);
+  /// A scoped guard's constructor and destructor are one unit: its
+  /// lifetime. For a constructor or destructor FD of a class whose one
+  /// user-written constructor and destructor both have bodies, and whose
+  /// every construction in user code is a local variable with nothing
+  /// issued while it lives, the constructor's tree followed by the
+  /// destructor's; null otherwise.
+  NodeRef guardLifetime(const FunctionDecl *FD, CalleeTrees &Callees);
   static std::map<const FunctionDecl *, std::unique_ptr<ClassComparison>> &
   cache(Engine &E) {
     return E.P->RankClassResults;
@@ -286,10 +293,127 @@ RankClassComparer::resolve(const NodeRef &N, const std::vector<int> &Decisions,
   return Out;
 }
 
+namespace {
+/// The one user-written constructor (not a copy or move) of RD with a
+/// body, if there is exactly one.
+const CXXConstructorDecl *soleConstructor(const CXXRecordDecl *RD) {
+  const CXXConstructorDecl *Found = nullptr;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    if (C->isCopyOrMoveConstructor() || !C->isUserProvided())
+      continue;
+    const FunctionDecl *Def = C->getDefinition();
+    if (!Def || !Def->hasBody() || Found)
+      return nullptr;
+    Found = cast<CXXConstructorDecl>(Def);
+  }
+  return Found;
+}
+} // namespace
+
+NodeRef RankClassComparer::guardLifetime(const FunctionDecl *FD,
+                                         CalleeTrees &Callees) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !(isa<CXXConstructorDecl>(MD) || isa<CXXDestructorDecl>(MD)))
+    return nullptr;
+  const CXXRecordDecl *RD = MD->getParent();
+  const CXXDestructorDecl *Dtor = RD->getDestructor();
+  const FunctionDecl *DtorDef = Dtor ? Dtor->getDefinition() : nullptr;
+  const CXXConstructorDecl *Ctor = soleConstructor(RD);
+  if (!Ctor || !DtorDef || !DtorDef->hasBody() || !Dtor->isUserProvided() ||
+      !E.isUserCode(Ctor) || !E.isUserCode(DtorDef))
+    return nullptr;
+  if (isa<CXXConstructorDecl>(MD) && MD->getCanonicalDecl() !=
+                                         Ctor->getCanonicalDecl())
+    return nullptr;
+  // Does the owner issue anything between the guard's construction (the
+  // element Start of block From) and the end of its lifetime?
+  auto IssuesWhileAlive = [&](const CFGBlock *From, unsigned Start,
+                              const VarDecl *Guard) {
+    llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
+    llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
+    Work.push_back({From, Start});
+    while (!Work.empty()) {
+      auto [B, I] = Work.pop_back_val();
+      bool Ended = false;
+      for (; I < B->size() && !Ended; ++I) {
+        const CFGElement &El = (*B)[I];
+        if (auto End = El.getAs<CFGLifetimeEnds>()) {
+          Ended = End->getVarDecl() == Guard;
+          continue;
+        }
+        auto CS = El.getAs<CFGStmt>();
+        const auto *Call = CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
+        if (!Call)
+          continue;
+        if (tokenAt(E, Call))
+          return true;
+        if (const FunctionDecl *Callee = E.resolveCallee(Call))
+          if (issuesAnything(functionSequence(E, Callee, Callees)))
+            return true;
+      }
+      if (Ended)
+        continue;
+      for (const CFGBlock *S : B->succs())
+        if (S && Seen.insert(S).second)
+          Work.push_back({S, 0});
+    }
+    return false;
+  };
+  // Every construction of the class in user code: a local guard.
+  unsigned Guards = 0;
+  for (const FunctionDecl *F : E.P->UserFunctions) {
+    std::unique_ptr<FunctionFacts> Transient;
+    FactsRef Facts = E.cfgOnly(F, Transient);
+    if (!Facts)
+      continue;
+    llvm::SmallPtrSet<const Expr *, 4> GuardInits;
+    llvm::SmallVector<const CXXConstructExpr *, 4> Constructions;
+    for (const CFGBlock *B : Facts->reversePostOrder())
+      for (unsigned I = 0; I < B->size(); ++I) {
+        auto CS = (*B)[I].getAs<CFGStmt>();
+        if (!CS)
+          continue;
+        if (const auto *CE = dyn_cast<CXXConstructExpr>(CS->getStmt())) {
+          if (CE->getConstructor()->getParent()->getCanonicalDecl() ==
+                  RD->getCanonicalDecl() &&
+              !CE->getConstructor()->isCopyOrMoveConstructor())
+            Constructions.push_back(CE);
+          continue;
+        }
+        const auto *DS = dyn_cast<DeclStmt>(CS->getStmt());
+        const auto *V = DS && DS->isSingleDecl()
+                            ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                            : nullptr;
+        const auto *Init =
+            V && V->getInit()
+                ? dyn_cast<CXXConstructExpr>(V->getInit()->IgnoreImplicit())
+                : nullptr;
+        if (!Init || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+            V->getType()->isReferenceType() ||
+            Init->getConstructor()->getParent()->getCanonicalDecl() !=
+                RD->getCanonicalDecl())
+          continue;
+        if (IssuesWhileAlive(B, I + 1, V))
+          return nullptr;
+        GuardInits.insert(Init);
+        ++Guards;
+      }
+    for (const CXXConstructExpr *CE : Constructions)
+      if (!GuardInits.count(CE))
+        return nullptr; // A member, a temporary, a heap object: no scope.
+  }
+  if (!Guards)
+    return nullptr;
+  return Node::seq({functionSequence(E, Ctor, Callees),
+                    functionSequence(E, DtorDef, Callees)});
+}
+
 ClassComparison RankClassComparer::run(const FunctionDecl *FD) {
   ClassComparison Out;
   CalleeTrees Callees;
-  NodeRef Tree = functionSequence(E, FD, Callees);
+  NodeRef Tree = guardLifetime(FD, Callees);
+  if (!Tree)
+    Tree = functionSequence(E, FD, Callees);
   if (!issuesAnything(Tree))
     return Out;
   llvm::SmallPtrSet<const Node *, 32> Seen;

@@ -12,6 +12,8 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace distlint {
@@ -311,6 +313,63 @@ static uint64_t valueKeyOf(const Expr *Value, const Taint &T,
   return ID.ComputeHash() | 1;
 }
 
+/// Does the constructor's body overwrite F before anything can read it: is
+/// the first top-level statement of the body that names F a write of it
+/// (`rank_ = r;`, `MPI_Comm_rank(comm_, &rank_);`), with no `return` or
+/// `throw` before? Then the member's initializer (`int rank_ = 0;`) is
+/// never seen outside the constructor and is not one of the field's values.
+static bool overwrittenInBody(const FunctionDecl *FD, const FieldDecl *F) {
+  const auto *Body =
+      isa<CXXConstructorDecl>(FD) ? dyn_cast<CompoundStmt>(FD->getBody())
+                                  : nullptr;
+  if (!Body)
+    return false;
+  auto IsF = [&](const Expr *X) {
+    const auto *M = dyn_cast_or_null<MemberExpr>(X ? X->IgnoreParenImpCasts()
+                                                   : nullptr);
+    return M && M->getMemberDecl() == F &&
+           isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts());
+  };
+  bool Reads = false, Writes = false, Leaves = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<ReturnStmt, CXXThrowExpr>(S))
+      Leaves = true;
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && B->getOpcode() == BO_Assign && IsF(B->getLHS())) {
+      Writes = true;
+      Visit(B->getRHS());
+      return;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      Visit(C->getCallee());
+      for (const Expr *A : C->arguments()) {
+        const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+        if (U && U->getOpcode() == UO_AddrOf && IsF(U->getSubExpr()))
+          Writes = true; // An out-parameter: `MPI_Comm_rank(c, &rank_)`.
+        else
+          Visit(A);
+      }
+      return;
+    }
+    if (const auto *X = dyn_cast<Expr>(S); X && IsF(X)) {
+      Reads = true;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  for (const Stmt *S : Body->body()) {
+    Visit(S);
+    if (Reads || (Leaves && !Writes))
+      return false;
+    if (Writes)
+      return isa<Expr>(S); // Not a write under a branch or in a loop.
+  }
+  return false;
+}
+
 void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                                   const Taint &Ctl) {
   if (auto Init = El.getAs<CFGInitializer>()) {
@@ -318,7 +377,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     if (const FieldDecl *F = CI->getMember(); F && CI->getInit()) {
       Taint T = eval(CI->getInit(), S);
       T.addControl(Ctl);
-      if (isTaughtDecl(E, F))
+      if (isTaughtDecl(E, F) && !overwrittenInBody(FD, F))
         noteFieldWrite(F, T);
     }
     return;
