@@ -84,12 +84,15 @@ enum class Role : uint8_t {
              ///< (empty_like): whatever the values, the shape carries over.
   StoreRead, ///< Reads a key (its first argument) of the job's shared store:
              ///< every rank that reads one key gets the same bytes.
-  ElementStorage, ///< Returns a pointer to its receiver's elements (a
-                  ///< container's data()): what is written through it is
-                  ///< written into the receiver.
+  ElementStorage,   ///< Returns a pointer to its receiver's elements (a
+                    ///< container's data()): what is written through it is
+                    ///< written into the receiver.
+  ObjectAllocation, ///< Returns a new object built from its arguments behind
+                    ///< a pointer (make_unique, make_shared): never null;
+                    ///< only the object holds what the arguments give.
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::ElementStorage) + 1;
+constexpr unsigned NumRoles = unsigned(Role::ObjectAllocation) + 1;
 
 const char *roleName(Role R);
 

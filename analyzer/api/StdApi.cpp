@@ -114,6 +114,10 @@ const ApiEntry Rows[] = {
     {F, Role::ElementStorage, "std::array::data", A},
     {F, Role::ElementStorage, "std::basic_string::data", A},
 
+    // New objects behind a pointer.
+    {F, Role::ObjectAllocation, "std::make_unique", A},
+    {F, Role::ObjectAllocation, "std::make_shared", A},
+
     // Rank variables set by the launchers (Global: the job's rank).
     {F, Role::RankSource, "env:RANK", A, Global, "torchrun global rank"},
     {F, Role::RankSource, "env:LOCAL_RANK", A, "torchrun local rank"},

@@ -115,6 +115,11 @@ public:
   /// function. A helper given the rank (`prepare(rank)`) branches on the
   /// rank, so its rank classes can be compared like its caller's.
   bool rankAtEveryCall(const clang::ParmVarDecl *PD, int Depth = 0);
+  /// Does every call of FD issue what it issues at the same position in
+  /// each rank class of its caller, which decides Branch (a rank branch of
+  /// FD): `enter(rank)` ... `leave(rank)` each unbalanced, balanced together?
+  bool balancedAtEveryCall(const clang::FunctionDecl *FD,
+                           const clang::Stmt *Branch, int Depth = 0);
 
   //--- Control flow ------------------------------------------------------
   /// Enclosing function of a statement (null for global initializers).

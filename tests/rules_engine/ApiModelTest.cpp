@@ -418,11 +418,11 @@ TEST_F(ApiModelTest, ShapeQueryReadsTheShapeNotTheContents) {
 // answered by other engine questions (sequences, syncs, timeouts, loaders).
 TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
   const std::set<Role> WithTransfers = {
-      Role::Collective,      Role::RankSource, Role::WorldSizeSource,
-      Role::LocalDataSource, Role::TensorRead, Role::EnvRead,
-      Role::Parse,           Role::CommSplit,  Role::HostWaitOnDevice,
-      Role::UniformValue,    Role::ShapeQuery, Role::CommDerive,
-      Role::StoreRead};
+      Role::Collective,      Role::RankSource,      Role::WorldSizeSource,
+      Role::LocalDataSource, Role::TensorRead,      Role::EnvRead,
+      Role::Parse,           Role::CommSplit,       Role::HostWaitOnDevice,
+      Role::UniformValue,    Role::ShapeQuery,      Role::CommDerive,
+      Role::StoreRead,       Role::ObjectAllocation};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

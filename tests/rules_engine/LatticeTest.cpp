@@ -376,8 +376,35 @@ std::vector<VarState> statesWithFields(const std::vector<Taint> &Values) {
     Out.push_back({{V, Values[I + 1]}});
     // Element entries (`B[8] = n`) are parts too.
     Out.push_back({{V, Values[I]}, {StateKey::element(V, 8), Values[I + 2]}});
+    // A path of a one-rank world (`if (size == 1) ...`) carries its mark.
+    VarState One{{V, Values[I + 1]}, {StateKey(V, F), Values[I]}};
+    makeSingleRank(One);
+    Out.push_back(One);
   }
   return Out;
+}
+
+TEST(VarStateLattice, OneRankWorldHoldsOnlyWhereEveryPathIsInIt) {
+  static const char Key = 0;
+  auto *V = reinterpret_cast<const clang::VarDecl *>(&Key);
+  VarState Many{
+      {V, Taint::varying(VaryKind::Rank, clang::SourceLocation(), "rank")}};
+  Many[V].Params = 1;
+  VarState One = Many;
+  makeSingleRank(One);
+  EXPECT_TRUE(inOneRankWorld(One));
+  EXPECT_FALSE(One[V].Vary) << "one rank agrees with itself";
+  EXPECT_EQ(One[V].Params, 0u) << "whatever the caller passes";
+  Taint Rank = Taint::varying(VaryKind::Rank, clang::SourceLocation(), "rank");
+  Rank.IsRank = true;
+  agreeInOneRankWorld(Rank);
+  EXPECT_TRUE(Rank.Vary && Rank.IsRank) << "the rank keeps its facts";
+  EXPECT_FALSE(inOneRankWorld(Many));
+  EXPECT_TRUE(inOneRankWorld(mergePathStates(One, One)));
+  EXPECT_FALSE(inOneRankWorld(mergePathStates(One, Many)));
+  EXPECT_FALSE(inOneRankWorld(mergePathStates(Many, One)));
+  EXPECT_TRUE(mergePathStates(One, Many)[V].Vary)
+      << "a value that meets a path of a larger world may differ";
 }
 
 TEST(VarStateLattice, AgreedFieldsHoldOnlyWhereEveryPathHoldsThem) {

@@ -3,13 +3,15 @@
 // The Engine facade's questions about a function's call sites in the TU:
 // who calls it, whether some call passes a rank-varying argument for a
 // parameter (the divergence a helper inherits), and whether every call
-// passes the rank (a helper's rank classes).
+// passes the rank (a helper's rank classes), and whether every call
+// balances a helper's rank-dependent collectives.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/Construction.h"
 #include "engine/Engine.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
+#include "engine/collectives/RankClasses.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -108,6 +110,27 @@ bool Engine::rankAtEveryCall(const ParmVarDecl *PD, int Depth) {
     const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
     const auto *Outer = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
     if (!Outer || !rankAtEveryCall(Outer, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
+bool Engine::balancedAtEveryCall(const FunctionDecl *FD, const Stmt *Branch,
+                                 int Depth) {
+  if (Depth > P->Limits.CallerDepth)
+    return false;
+  const FunctionDecl *Def = FD->getDefinition();
+  std::vector<const CallExpr *> Calls = callersOf(Def ? Def : FD);
+  if (Calls.empty())
+    return false;
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Caller = enclosingFunction(Call);
+    if (!Caller)
+      return false;
+    // Every class of the caller decides Branch and issues what the call
+    // issues at the same position; or the caller is such a helper itself.
+    if (!collectives::ruledOutByRankClasses(*this, Caller, Branch, Call) &&
+        !balancedAtEveryCall(Caller, Branch, Depth + 1))
       return false;
   }
   return true;

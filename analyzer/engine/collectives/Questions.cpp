@@ -405,6 +405,10 @@ Engine::divergenceAt(const CallExpr *Collective) {
     // each rank class issues from entry to exit decides.
     if (collectives::ruledOutByRankClasses(*this, FD, D.Branch, Collective))
       continue;
+    // A helper that is one half of the idiom (`enter(rank)` ... `leave(rank)`)
+    // is balanced where it is called.
+    if (balancedAtEveryCall(FD, D.Branch))
+      continue;
     D.Condition = dyn_cast_or_null<Expr>(
         const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
     D.IsLoop = isLoopStmt(D.Branch);

@@ -60,10 +60,6 @@ private:
   /// Choice nodes whose condition may be decided, in the order first met.
   std::vector<const Node *> Choices;
   llvm::DenseMap<const Node *, unsigned> ChoiceIndex;
-  /// Blocks by their terminator, per function.
-  llvm::DenseMap<const FunctionDecl *,
-                 llvm::DenseMap<const Stmt *, const CFGBlock *>>
-      Terminators;
 
   const std::optional<CondExpr> &conditionAt(const Stmt *Term);
   void collect(const NodeRef &N, llvm::SmallPtrSetImpl<const Node *> &Seen);
@@ -86,12 +82,14 @@ RankClassComparer::conditionAt(const Stmt *Term) {
   ResidentResult R = FD ? E.P->resident(FD) : ResidentResult();
   if (!R)
     return It->second;
-  auto &Blocks = Terminators[FD];
-  if (Blocks.empty())
-    for (const CFGBlock *B : R.facts().reversePostOrder())
-      if (const Stmt *T = B->getTerminatorStmt())
-        Blocks.try_emplace(T, B);
-  const CFGBlock *B = Blocks.lookup(Term);
+  // Looked up in the body resident now: an earlier one of FD may have been
+  // dropped (and its blocks freed) while other functions were asked about.
+  const CFGBlock *B = nullptr;
+  for (const CFGBlock *Block : R.facts().reversePostOrder())
+    if (Block->getTerminatorStmt() == Term) {
+      B = Block;
+      break;
+    }
   if (!B)
     return It->second;
   UniformityAnalysis U(E, FD, *R);

@@ -153,6 +153,16 @@ struct Taint {
   }
 
   /// The pointer itself, when only what it points to differs.
+  /// A pointer to an object of this taint (`&x`, `new T(x)`,
+  /// make_unique): never null, and only what it designates may differ.
+  Taint addressOf() const {
+    Taint T = *this;
+    T.Range.reset();
+    T.IsRank = false;
+    T.NonNull = true;
+    T.PointeeOnly = T.Vary;
+    return T;
+  }
   Taint pointerValue() const {
     Taint T = *this;
     if (T.Vary && T.PointeeOnly) {

@@ -40,8 +40,17 @@ struct StateKey {
     K.Index = I;
     return K;
   }
+  /// The mark of a path taken only in a world of one rank (no variable):
+  /// every value read on it agrees (makeSingleRank).
+  static StateKey oneRankWorld() {
+    StateKey K(nullptr);
+    K.Index = -2;
+    return K;
+  }
   /// A field or element entry: what one path knows beyond the variable.
-  bool isPart() const { return Field || Index >= 0; }
+  /// The one-rank mark is one too: kept where every path into a point has
+  /// it.
+  bool isPart() const { return Field || Index >= 0 || Index == -2; }
   bool operator<(const StateKey &O) const {
     if (Var != O.Var)
       return Var < O.Var;
@@ -133,6 +142,32 @@ inline VarState mergePathStates(const VarState &A, const VarState &B) {
 inline void decidePendingStates(VarState &S, const Taint &MergeControl) {
   for (auto &[VD, T] : S)
     T.decidePending(MergeControl);
+}
+
+/// A value read on a path taken only in a world of one rank (`if (size ==
+/// 1) return local;`) agrees with itself: nothing varies between ranks,
+/// whatever it was computed from (parameters included). The rank keeps its
+/// facts (its range decides `rank < size` after the paths meet again).
+inline void agreeInOneRankWorld(Taint &T) {
+  if (T.IsRank || !(T.Vary || T.Params || T.PendingVary || T.PendingParams))
+    return;
+  Taint Agreed;
+  Agreed.UniformContent = true;
+  Agreed.Range = T.Range;
+  Agreed.NonNull = T.NonNull;
+  Agreed.ShapeKey = T.ShapeKey;
+  T = Agreed;
+}
+inline bool inOneRankWorld(const VarState &S) {
+  return !S.empty() && S.begin()->first == StateKey::oneRankWorld();
+}
+/// Marks S as a path of a one-rank world: what it holds (`result = v;
+/// if (size > 1) result = reduced;`) and what is read on it
+/// (UniformityAnalysis::eval) agrees.
+inline void makeSingleRank(VarState &S) {
+  for (auto &[Key, T] : S)
+    agreeInOneRankWorld(T);
+  S[StateKey::oneRankWorld()] = Taint();
 }
 
 /// Equal as lattice elements (origins are witnesses, not compared).

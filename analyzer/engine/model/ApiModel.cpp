@@ -37,6 +37,16 @@ Taint worldSizeValue() {
   return T;
 }
 
+/// The size of the call's communicator: the world's, or between 1 and the
+/// world's for a known sub-communicator.
+Taint communicatorSize(const CallModelContext &C, ModelEnv &Env) {
+  Taint T = worldSizeValue();
+  const Expr *Comm = C.Receiver ? C.Receiver : C.arg(C.Row.Args.Comm);
+  if (Comm && Env.isSubCommunicator(Comm))
+    T.Range = IntRange{{0, 1}, {1, 0}};
+  return T;
+}
+
 Taint uniformContent() {
   Taint T;
   T.UniformContent = true;
@@ -54,10 +64,10 @@ std::optional<Taint> rankSourceReturn(const CallModelContext &C,
   return ownRank(C, Env);
 }
 
-std::optional<Taint> worldSizeReturn(const CallModelContext &C, ModelEnv &) {
+std::optional<Taint> worldSizeReturn(const CallModelContext &C, ModelEnv &Env) {
   if (C.Row.Args.Out >= 0)
     return Taint();
-  return worldSizeValue();
+  return communicatorSize(C, Env);
 }
 
 /// Clocks, random numbers, files. Random tensors: their values differ, their
@@ -148,6 +158,17 @@ std::optional<Taint> storeReadReturn(const CallModelContext &C, ModelEnv &Env) {
   return T;
 }
 
+/// `std::make_unique<Logger>(rank == 0)`: the object holds what the
+/// arguments give; the pointer is never null (`if (logger)` is uniform).
+std::optional<Taint> allocationReturn(const CallModelContext &C,
+                                      ModelEnv &Env) {
+  Taint Object;
+  Object.UniformContent = true;
+  for (const Expr *A : C.Call->arguments())
+    Object.join(Env.eval(A));
+  return Object.addressOf();
+}
+
 /// Collectives and uniform-valued functions return the same on every rank.
 std::optional<Taint> uniformReturn(const CallModelContext &, ModelEnv &) {
   return uniformContent();
@@ -179,7 +200,7 @@ void rankSourceEffects(const CallModelContext &C, ModelEnv &Env) {
 
 void worldSizeEffects(const CallModelContext &C, ModelEnv &Env) {
   if (const Expr *Out = C.arg(C.Row.Args.Out)) {
-    Taint T = worldSizeValue();
+    Taint T = communicatorSize(C, Env);
     T.addControl(C.Control);
     Env.assign(Out, T);
   }
@@ -314,6 +335,7 @@ const RoleModel Table[] = {
     {Role::StoreRead, storeReadReturn},
     // Read where device copies land in host buffers (devices/HostReads).
     {Role::ElementStorage},
+    {Role::ObjectAllocation, allocationReturn},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

@@ -102,6 +102,10 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
         T.Origin = *CR->Summary.ReturnVaries;
       }
       T.UniformContent = CR->ReturnTaint.UniformContent;
+      // A pointer to a new object (`return std::make_unique<Logger>(...)`)
+      // is never null, whatever the object holds.
+      T.PointeeOnly = T.Vary && CR->ReturnTaint.PointeeOnly;
+      T.NonNull = CR->ReturnTaint.NonNull;
       if (CR->ReturnTaint.Range && !CR->ReturnTaint.Params)
         T.Range = CR->ReturnTaint.Range;
       for (unsigned I : CR->Summary.ParamsToReturn)
@@ -353,6 +357,47 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
   return false;
 }
 
+void UniformityAnalysis::noteParamFieldWrites(
+    const llvm::MapVector<const FieldDecl *, uint64_t> &ParamFields,
+    llvm::ArrayRef<const Expr *> Args, const VarState &S, const Taint &Ctl) {
+  for (auto &[Field, Mask] : ParamFields) {
+    // The join of the arguments that reach the field (one argument: its
+    // value, the rank included).
+    std::optional<Taint> Joined;
+    for (unsigned I = 0; I < Args.size() && I < 64; ++I)
+      if (Mask & (uint64_t(1) << I)) {
+        Taint A = eval(Args[I], S);
+        if (Joined)
+          Joined->join(A);
+        else
+          Joined = A;
+      }
+    if (!Joined)
+      Joined = Taint();
+    Joined->addControl(Ctl);
+    noteFieldWrite(Field, *Joined);
+  }
+}
+
+void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
+                                             const VarState &S,
+                                             const Taint &Ctl) {
+  // A copy or move keeps the fields' own facts (they are written from
+  // themselves); an implicit constructor stores nothing of its own.
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (!Ctor || !Ctor->isUserProvided() || Ctor->isCopyOrMoveConstructor())
+    return;
+  const FunctionDecl *Def = Ctor->getDefinition();
+  if (!Def || !Def->hasBody() || !isTaughtDecl(E, Def))
+    return;
+  if (FunctionResult *CR = P.analyze(Def)) {
+    // A copy: for a constructor that builds its own class, CR is ours.
+    const auto ParamFields = CR->ParamToField;
+    llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
+    noteParamFieldWrites(ParamFields, Args, S, Ctl);
+  }
+}
+
 void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
                                      const Taint &Ctl) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
@@ -422,23 +467,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           else if (W.Overwritten)
             markUniform(A, S);
         }
-      for (auto &[Field, Mask] : ParamFields) {
-        // The join of the arguments that reach the field (one argument:
-        // its value, the rank included).
-        std::optional<Taint> Joined;
-        for (unsigned I = 0; I < Args.size() && I < 64; ++I)
-          if (Mask & (uint64_t(1) << I)) {
-            Taint A = eval(Args[I], S);
-            if (Joined)
-              Joined->join(A);
-            else
-              Joined = A;
-          }
-        if (!Joined)
-          Joined = Taint();
-        Joined->addControl(Ctl);
-        noteFieldWrite(Field, *Joined);
-      }
+      noteParamFieldWrites(ParamFields, Args, S, Ctl);
     }
     return;
   }

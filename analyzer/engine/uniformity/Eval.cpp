@@ -185,6 +185,13 @@ Taint UniformityAnalysis::evalCompare(BinaryOperatorKind Op, const Taint &L,
 }
 
 Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
+  Taint T = evalExpr(X, S);
+  if (inOneRankWorld(S))
+    agreeInOneRankWorld(T);
+  return T;
+}
+
+Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
   if (!X)
     return {};
   X = X->IgnoreParens();
@@ -280,9 +287,9 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
                            {-T.Range->Lo.W, -T.Range->Lo.C}};
       break;
     case UO_Plus:
+      break;
     case UO_AddrOf:
-      if (U->getOpcode() != UO_Plus)
-        T.Range.reset();
+      T = T.addressOf();
       break;
     case UO_Deref:
       T.Range.reset();
@@ -385,11 +392,21 @@ Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(X))
     return evalCall(Call, S);
+  if (const auto *New = dyn_cast<CXXNewExpr>(X)) {
+    Taint Object;
+    Object.UniformContent = true;
+    if (const Expr *Init = New->getInitializer())
+      Object.join(eval(Init, S));
+    if (auto Size = New->getArraySize(); Size && *Size)
+      Object.join(eval(*Size, S));
+    return Object.addressOf();
+  }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
     Taint Base = eval(AS->getBase(), S);
     Taint T = Base;
     T.join(eval(AS->getIdx(), S));
     T.ContentOnly = false;
+    T.PointeeOnly = false; // Reads the element, not the pointer.
     T.IsRank = false;
     T.Range.reset();
     // An element of a broadcast's message, read by a constant index: the

@@ -30,6 +30,47 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
 }
 
 namespace {
+/// Is the edge From -> To taken only when the world has one rank: From
+/// branches on the world size compared with 1 (`size == 1`, `size < 2`,
+/// `size > 1` on its false edge...), read from a variable or field?
+bool singleRankEdge(UniformityAnalysis &U, const CFGBlock *From,
+                    const CFGBlock *To, const VarState &S) {
+  if (From->succ_size() != 2 || !From->getTerminatorStmt())
+    return false;
+  const auto *B = dyn_cast_or_null<BinaryOperator>(
+      const_cast<CFGBlock *>(From)->getTerminatorCondition(true));
+  if (!B || !B->isComparisonOp())
+    return false;
+  const Expr *Size = B->getLHS()->IgnoreParenImpCasts();
+  const Expr *Bound = B->getRHS()->IgnoreParenImpCasts();
+  BinaryOperatorKind Op = B->getOpcode();
+  if (isa<IntegerLiteral>(Size)) {
+    std::swap(Size, Bound);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  const auto *Lit = dyn_cast<IntegerLiteral>(Bound);
+  if (!Lit || !isa<DeclRefExpr, MemberExpr>(Size))
+    return false;
+  Taint T = U.eval(Size, S);
+  const IntRange World{{1, 0}, {1, 0}};
+  if (T.depends() || !T.Range || !(T.Range->Lo == World.Lo) ||
+      !(T.Range->Hi == World.Hi))
+    return false;
+  const uint64_t V = Lit->getValue().getLimitedValue();
+  // Which edge holds exactly for W == 1 (W >= 1 always).
+  std::optional<bool> OneRankOn;
+  if ((Op == BO_EQ && V == 1) || (Op == BO_LT && V == 2) ||
+      (Op == BO_LE && V == 1))
+    OneRankOn = true;
+  if ((Op == BO_NE && V == 1) || (Op == BO_GT && V == 1) ||
+      (Op == BO_GE && V == 2))
+    OneRankOn = false;
+  if (!OneRankOn)
+    return false;
+  const CFGBlock *Edge = *(From->succ_begin() + (*OneRankOn ? 0 : 1));
+  return Edge == To;
+}
+
 /// The uniformity data-flow as a solver problem: states are VarStates,
 /// the transfer replays the block's elements under its control taint.
 struct UniformityProblem {
@@ -54,7 +95,14 @@ struct UniformityProblem {
     for (const auto &Nb : Ns) {
       if (!Reached.count(Nb.Block))
         continue;
-      In = First ? *Nb.Out : mergePathStates(In, *Nb.Out);
+      const VarState *Out = Nb.Out;
+      VarState OneRank;
+      if (singleRankEdge(U, Nb.Block, B, *Nb.Out)) {
+        OneRank = *Nb.Out;
+        makeSingleRank(OneRank);
+        Out = &OneRank;
+      }
+      In = First ? *Out : mergePathStates(In, *Out);
       First = false;
     }
     // Decided once all paths into the block are merged.

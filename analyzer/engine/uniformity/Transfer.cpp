@@ -472,6 +472,11 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
     callEffects(Call, S, Ctl);
     return;
   }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(St)) {
+    // What the constructor stores from its parameters (`rank_(rank)`).
+    constructionEffects(CE, S, Ctl);
+    return;
+  }
   if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
     Taint T = eval(Ret->getRetValue(), S);
     T.addControl(Ctl);

@@ -32,6 +32,7 @@ public:
                      FunctionResult &R)
       : E(E), P(*E.P), FD(FD), R(R) {}
 
+  /// X's taint in state S (on a path of a one-rank world: agreed).
   Taint eval(const clang::Expr *X, const VarState &S);
   void transfer(const clang::CFGElement &El, VarState &S, const Taint &Ctl);
   /// Join of the branches B is control-dependent on. Fail-stop guards are
@@ -65,6 +66,15 @@ private:
   /// The fields a return statement gives back, joined over the returns.
   void noteReturnedFields(const clang::Expr *Value, const VarState &S,
                           const Taint &Ctl);
+  Taint evalExpr(const clang::Expr *X, const VarState &S);
+  /// The fields a callee stores its parameters in (ParamFields) get what
+  /// this call passes there.
+  void noteParamFieldWrites(
+      const llvm::MapVector<const clang::FieldDecl *, uint64_t> &ParamFields,
+      llvm::ArrayRef<const clang::Expr *> Args, const VarState &S,
+      const Taint &Ctl);
+  void constructionEffects(const clang::CXXConstructExpr *CE, const VarState &S,
+                           const Taint &Ctl);
   Taint evalCall(const clang::CallExpr *Call, const VarState &S);
   /// Is X (of value T) the uniform result of a user function that issues
   /// collectives (a broadcast in `receive()`)?
