@@ -391,8 +391,13 @@ void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
   if (!Def || !Def->hasBody() || !isTaughtDecl(E, Def))
     return;
   if (FunctionResult *CR = P.analyze(Def)) {
-    // A copy: for a constructor that builds its own class, CR is ours.
-    const auto ParamFields = CR->ParamToField;
+    // A copy: for a constructor that builds its own class, CR is ours. A
+    // reference member names the caller's object, whose value later writes
+    // change: only value members get what this construction passes.
+    auto ParamFields = CR->ParamToField;
+    ParamFields.remove_if([](const auto &Entry) {
+      return Entry.first->getType()->isReferenceType();
+    });
     llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
     noteParamFieldWrites(ParamFields, Args, S, Ctl);
   }

@@ -418,6 +418,27 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         } else {
           T.UniformContent = !isTensorType(VD->getType());
         }
+        // `for (auto &b : buckets)`: each element, read through the
+        // iterator (whose begin() reads only the container's shape).
+        if (VD->isCXXForRangeDecl())
+          if (const auto *FR = dyn_cast_or_null<CXXForRangeStmt>(
+                  R.Body->Facts->parents().getParent(DS)))
+            if (const Expr *Range = FR->getRangeInit()) {
+              Taint Elements = eval(Range, S);
+              if (Elements.depends()) {
+                // A number differs as a whole; an inner container may
+                // differ only in its contents, as the outer one does.
+                QualType ElemT = VD->getType().getNonReferenceType();
+                if (ElemT->isArithmeticType() || ElemT->isEnumeralType() ||
+                    ElemT->isPointerType())
+                  Elements.ContentOnly = false;
+                Elements.PointeeOnly = false;
+                Elements.IsRank = false;
+                Elements.Range.reset();
+                Elements.ShapeKey = Elements.ValueKey = 0;
+                T.join(Elements);
+              }
+            }
         T.addControl(Ctl);
         assignVar(VD, T, S, true);
         if (const Expr *Init = VD->getInit())
