@@ -10,6 +10,8 @@
 
 #include <tuple>
 
+#include <functional>
+
 using namespace clang;
 
 namespace distlint {
@@ -76,6 +78,21 @@ private:
   VarState *Mutable;
 };
 
+/// Does a method's body use its object (`this`, a member)?
+static bool readsObject(const FunctionDecl *FD) {
+  std::function<bool(const Stmt *)> Uses = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<CXXThisExpr>(S))
+      return true;
+    for (const Stmt *Child : S->children())
+      if (Uses(Child))
+        return true;
+    return false;
+  };
+  return Uses(FD->getBody());
+}
+
 Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
   const Expr *Receiver;
@@ -111,9 +128,12 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       for (unsigned I : CR->Summary.ParamsToReturn)
         if (I < Args.size())
           T.join(eval(Args[I], S));
+      // What the object holds reaches the result when the method reads it
+      // (its fields' facts are TU-wide, but not what one object was given);
+      // `MPI_Datatype type() const { return Traits<T>::type(); }` does not.
       if (Receiver && !isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts())) {
         Taint O = eval(Receiver, S);
-        if (O.Vary && !T.Vary) {
+        if (O.Vary && !T.Vary && readsObject(Def ? Def : Callee)) {
           T.Vary = true;
           T.Origin = O.Origin;
         }
@@ -391,12 +411,16 @@ void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
   if (!Def || !Def->hasBody() || !isTaughtDecl(E, Def))
     return;
   if (FunctionResult *CR = P.analyze(Def)) {
-    // A copy: for a constructor that builds its own class, CR is ours. A
+    // A copy: for a constructor that builds its own class, CR is ours.
+    // Scalar members (`rank_(rank)`) get what this construction passes. A
     // reference member names the caller's object, whose value later writes
-    // change: only value members get what this construction passes.
+    // change; an object member (a container, an optional) may differ only
+    // in its contents, which its argument's taint does not tell apart.
     auto ParamFields = CR->ParamToField;
     ParamFields.remove_if([](const auto &Entry) {
-      return Entry.first->getType()->isReferenceType();
+      QualType T = Entry.first->getType();
+      return !(T->isArithmeticType() || T->isEnumeralType() ||
+               T->isPointerType());
     });
     llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
     noteParamFieldWrites(ParamFields, Args, S, Ctl);
