@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "engine/Construction.h"
 #include "engine/Engine.h"
+#include "engine/EngineCache.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
 #include "engine/collectives/RankClasses.h"
@@ -85,34 +86,54 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
   return std::nullopt;
 }
 
+namespace {
+/// rankAtEveryCall's answers, per parameter, for the TU.
+struct RankParams : EngineExtension {
+  explicit RankParams(Engine &) {}
+  llvm::DenseMap<const ParmVarDecl *, bool> Known;
+};
+} // namespace
+
 bool Engine::rankAtEveryCall(const ParmVarDecl *PD, int Depth) {
+  auto &Memo = engineExtension<RankParams>(*this).Known;
+  if (auto It = Memo.find(PD); It != Memo.end())
+    return It->second;
   const auto *FD = dyn_cast<FunctionDecl>(PD->getDeclContext());
-  if (!FD || !FD->getBody() || Depth > P->Limits.CallerDepth ||
-      isWrittenIn(*this, PD, FD->getBody()))
-    return false;
+  if (!FD || !FD->getBody() || Depth > P->Limits.CallerDepth)
+    return false; // Not remembered: a shallower question may get further.
   const FunctionDecl *Def = FD->getDefinition();
   std::vector<const CallExpr *> Calls = callersOf(Def ? Def : FD);
-  if (Calls.empty())
-    return false;
   const unsigned Index = PD->getFunctionScopeIndex();
+  // Structure first (a helper whose callers pass something else, or that
+  // nobody calls, is answered without replaying any caller); the value at
+  // each call and whether the helper writes the parameter after.
+  bool Answer = !Calls.empty();
   for (const CallExpr *Call : Calls) {
+    if (!Answer)
+      break;
     const FunctionDecl *Caller = enclosingFunction(Call);
+    const Expr *Arg = callArgument(Call, FD, Index);
+    // The caller's own parameter, passed on unchanged: the caller's callers
+    // decide.
+    const auto *DR =
+        Arg ? dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts()) : nullptr;
+    if (const auto *Outer =
+            DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr) {
+      Answer = rankAtEveryCall(Outer, Depth + 1);
+      continue;
+    }
     ResidentResult R = Caller ? P->resident(Caller) : ResidentResult();
     const CFGBlock *B = R ? R.facts().blockOf(Call) : nullptr;
-    const Expr *Arg = callArgument(Call, FD, Index);
-    if (!B || !Arg)
-      return false;
+    if (!B || !Arg) {
+      Answer = false;
+      break;
+    }
     UniformityAnalysis U(*this, Caller, *R);
-    Taint T = U.eval(Arg, U.stateBefore(B, Call));
-    if (T.IsRank)
-      continue;
-    // The caller's own parameter, passed on unchanged.
-    const auto *DR = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
-    const auto *Outer = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
-    if (!Outer || !rankAtEveryCall(Outer, Depth + 1))
-      return false;
+    Answer = U.eval(Arg, U.stateBefore(B, Call)).IsRank;
   }
-  return true;
+  Answer = Answer && !isWrittenIn(*this, PD, FD->getBody());
+  Memo[PD] = Answer;
+  return Answer;
 }
 
 bool Engine::balancedAtEveryCall(const FunctionDecl *FD, const Stmt *Branch,
