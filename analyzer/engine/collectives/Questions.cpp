@@ -407,7 +407,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
       continue;
     // A helper that is one half of the idiom (`enter(rank)` ... `leave(rank)`)
     // is balanced where it is called.
-    if (balancedAtEveryCall(FD, D.Branch))
+    if (collectives::decidedByRankClasses(*this, FD, D.Branch) &&
+        balancedAtEveryCall(FD, D.Branch))
       continue;
     D.Condition = dyn_cast_or_null<Expr>(
         const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));

@@ -511,6 +511,14 @@ bool ruledOutByRankClasses(Engine &E, const FunctionDecl *FD,
          !C.Trace.AfterDifference.count(Collective);
 }
 
+bool decidedByRankClasses(Engine &E, const FunctionDecl *FD,
+                          const Stmt *Branch) {
+  if (!FD || !Branch)
+    return false;
+  const ClassComparison &C = compareRankClasses(E, FD);
+  return C.Finished && C.Decided.count(Branch);
+}
+
 bool argumentAgreedByRankClasses(Engine &E, const FunctionDecl *FD,
                                  const CallExpr *Collective, int ArgIndex) {
   if (!FD)

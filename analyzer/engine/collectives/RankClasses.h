@@ -72,6 +72,11 @@ const ClassComparison &compareRankClasses(Engine &E,
 bool ruledOutByRankClasses(Engine &E, const clang::FunctionDecl *FD,
                            const clang::Stmt *Branch,
                            const clang::CallExpr *Collective);
+/// Does every class of FD's comparison decide Branch (its condition reads
+/// only the rank, the world size and constants there)? The classes of a
+/// caller, which read the condition in FD alike, decide it only then.
+bool decidedByRankClasses(Engine &E, const clang::FunctionDecl *FD,
+                          const clang::Stmt *Branch);
 /// Does every pair of rank classes that issue Collective (an API call of
 /// FD) at the same position pass it, as argument ArgIndex, values of one
 /// name (a broadcast's element that each class reads its own way)?
