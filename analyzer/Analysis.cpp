@@ -64,7 +64,7 @@ private:
 
 void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
                 DiagnosticSink &Sink) {
-  api::ApiIndex Api(Opts.User);
+  api::ApiIndex Api(Opts.User, Opts.Project.get());
   Engine TheEngine(Ctx, Api);
   setReportErrorPaths(TheEngine, Opts.ReportErrorPaths);
 
@@ -77,8 +77,11 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
     Rules.back()->setContext(RuleContext{&TheEngine, &Sink, &Opts.Fixes});
     Rules.back()->registerMatchers(Finder);
   }
-  if (Rules.empty())
+  if (Rules.empty()) {
+    if (Opts.AfterRules)
+      Opts.AfterRules(TheEngine);
     return;
+  }
 
   std::vector<Decl *> Scope = userTopLevelDecls(Ctx, Opts.ProjectRoot);
   std::vector<Decl *> OldScope = Ctx.getTraversalScope();
@@ -86,6 +89,8 @@ void analyzeAST(ASTContext &Ctx, const AnalysisOptions &Opts,
   Finder.matchAST(Ctx);
   // matchAST already called onEndOfTranslationUnit() on every callback.
   Ctx.setTraversalScope(OldScope);
+  if (Opts.AfterRules)
+    Opts.AfterRules(TheEngine);
   if (!TheEngine.limits().Hits.empty())
     Sink.limitsHit(TheEngine.limits().Hits);
 }

@@ -14,12 +14,15 @@
 
 #include "Rule.h"
 #include "api/ApiTable.h"
+#include "api/ProjectFacts.h"
 #include "clang/AST/ASTConsumer.h"
 
 #include <functional>
 #include <memory>
 
 namespace distlint {
+
+class Engine;
 
 struct AnalysisOptions {
   /// Which rule ids run for this TU (after --rules and config files).
@@ -33,6 +36,12 @@ struct AnalysisOptions {
   bool ReportErrorPaths = false;
   /// What fix-its insert (config: MissingTimeoutDefault, StepSyncInterval).
   FixOptions Fixes;
+  /// Facts of the functions defined in other TUs (api/ProjectFacts.h);
+  /// null: calls without a body here stay unknown.
+  std::shared_ptr<const api::ProjectFacts> Project;
+  /// Called with the engine after the rules ran (the driver exports the
+  /// TU's summaries there, reusing what the rules computed).
+  std::function<void(Engine &)> AfterRules;
 };
 
 /// Runs every enabled rule over an AST; findings go to Sink.

@@ -52,6 +52,16 @@ FindingBuilder &FindingBuilder::note(clang::SourceLocation Loc,
   return *this;
 }
 
+FindingBuilder &FindingBuilder::noteIn(const std::string &File, unsigned Line,
+                                       llvm::StringRef Format,
+                                       llvm::ArrayRef<std::string> NoteArgs) {
+  if (File.empty() || Line == 0)
+    return *this;
+  F.Notes.push_back(RawNote{clang::SourceLocation(),
+                            formatMessage(Format, NoteArgs), File, Line});
+  return *this;
+}
+
 FindingBuilder &FindingBuilder::fix(std::vector<clang::FixItHint> Hints) {
   for (clang::FixItHint &H : Hints)
     F.Fixes.push_back(std::move(H));

@@ -29,6 +29,10 @@ class Engine;
 struct RawNote {
   clang::SourceLocation Loc;
   std::string Message;
+  /// A place in another TU (a function summarized there): used when Loc
+  /// is invalid. Absolute path, 1-based line.
+  std::string OtherFile;
+  unsigned OtherLine = 0;
 };
 struct RawFinding {
   std::string Rule;
@@ -74,6 +78,11 @@ public:
   ~FindingBuilder();
   FindingBuilder &note(clang::SourceLocation Loc, llvm::StringRef Format,
                        llvm::ArrayRef<std::string> Args = {});
+  /// A note at a line of a file outside this TU (another TU's function,
+  /// api/ProjectFacts.h).
+  FindingBuilder &noteIn(const std::string &File, unsigned Line,
+                         llvm::StringRef Format,
+                         llvm::ArrayRef<std::string> Args = {});
   /// Attaches a fix (analyzer/fixes/ builders); an empty one adds nothing.
   FindingBuilder &fix(std::vector<clang::FixItHint> Hints);
   /// Rates the finding below the default warning (a note: advice rather

@@ -1,5 +1,6 @@
 //===- RankDivergentCollectiveRule.cpp ------------------------------------===//
 #include "RankDivergentCollectiveRule.h"
+#include "api/ProjectFacts.h"
 #include "engine/Engine.h"
 #include "engine/collectives/Divergence.h"
 #include "engine/collectives/Threads.h"
@@ -41,6 +42,16 @@ static std::string calleeName(const CollectiveSite &Site) {
   if (Site.Callee)
     return Site.Callee->getNameAsString();
   return "collective";
+}
+
+/// A collective issued by a function another TU defines: where it is.
+static void noteOtherFile(Engine &E, FindingBuilder &Diag,
+                          const CollectiveSite &Site) {
+  if (const api::ProjectFact *PF = E.api().projectFact(Site.Entry))
+    Diag.noteIn(PF->File, PF->Line,
+                "'%0' issues '%1' here (defined in another file of the "
+                "project)",
+                {calleeName(Site), PF->What});
 }
 
 static std::string originNote(const VaryOrigin &O) {
@@ -154,6 +165,7 @@ void RankDivergentCollectiveRule::reportDivergence(
                       "leave the others waiting forever",
         {Name, why(D.Origin)});
   auto Diag = diag(Call->getBeginLoc(), Msg, *SM);
+  noteOtherFile(engine(), Diag, Site);
   // Two concrete ranks that disagree through the whole function.
   if (D.Ranks) {
     std::string Instead = "nothing more";
@@ -220,6 +232,7 @@ void RankDivergentCollectiveRule::reportPerThread(const CollectiveSite &Site,
       *SM);
   if (!Site.Entry && Site.InnerCollective)
     Diag.note(Site.InnerCollective->getBeginLoc(), "collective issued here");
+  noteOtherFile(engine(), Diag, Site);
   Diag.note(Region->getBeginLoc(),
             "the parallel region: every thread of the team runs its body");
 }

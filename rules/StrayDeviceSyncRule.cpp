@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "StrayDeviceSyncRule.h"
+#include "api/ProjectFacts.h"
 #include "engine/Engine.h"
 #include "engine/UserCode.h"
 #include "engine/devices/Devices.h"
@@ -125,6 +126,16 @@ void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
               "the sync inside the helper: '%0' waits "
               "for the device here",
               {Sync.What});
+  // A helper another TU defines: the sync inside it, there.
+  for (api::Role R :
+       {api::Role::DeviceSync, api::Role::StreamSync, api::Role::EventSync})
+    if (const api::ProjectFact *PF = E.api().projectFact(E.apiRole(Call, R))) {
+      Diag.noteIn(PF->File, PF->Line,
+                  "the sync inside the helper (defined in another file of "
+                  "the project): '%0' waits for the device here",
+                  {PF->What});
+      break;
+    }
   if (Sync.Kind == SyncKind::Implicit)
     Diag.note(firstCudaUse(E), "tensors may be on a CUDA device: CUDA is "
                                "selected here");

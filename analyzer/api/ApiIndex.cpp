@@ -1,11 +1,18 @@
 //===- ApiIndex.cpp - Matching declarations against the API tables --------===//
 #include "ApiTable.h"
+#include "ProjectFacts.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/PrettyPrinter.h"
+#include "clang/Index/USRGeneration.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <deque>
+#include <map>
 
 using namespace clang;
 
@@ -23,7 +30,51 @@ std::string qualifiedName(const NamedDecl *D) {
   return OS.str();
 }
 
-ApiIndex::ApiIndex(const UserApi &User) {
+std::string usrOf(const Decl *D) {
+  llvm::SmallString<128> Usr;
+  if (!D || index::generateUSRForDecl(D, Usr))
+    return {};
+  return Usr.str().str();
+}
+
+struct ApiIndex::ProjectRows {
+  /// Names and details the rows point into (stable: deques never move).
+  std::deque<std::string> Strings;
+  std::deque<ApiEntry> Rows;
+  std::map<std::string, std::vector<const ApiEntry *>> ByUsr;
+  llvm::DenseMap<const ApiEntry *, const ProjectFact *> FactOf;
+};
+
+ApiIndex::~ApiIndex() = default;
+
+const ProjectFact *ApiIndex::projectFact(const ApiEntry *Row) const {
+  if (!Project || !Row || Row->Fam != Family::Project)
+    return nullptr;
+  return Project->FactOf.lookup(Row);
+}
+
+ApiIndex::ApiIndex(const UserApi &User, const ProjectFacts *Facts) {
+  if (Facts && !Facts->empty()) {
+    Project = std::make_unique<ProjectRows>();
+    for (const auto &[Usr, Entry] : Facts->ByUsr)
+      for (const ProjectFact &F : Entry.Facts) {
+        const char *Name = Project->Strings.emplace_back(Entry.Name).c_str();
+        const char *Detail =
+            Project->Strings
+                .emplace_back(F.What + " at " +
+                              llvm::sys::path::filename(F.File).str() + ":" +
+                              std::to_string(F.Line))
+                .c_str();
+        ArgRoles Args;
+        Args.Out = static_cast<int8_t>(F.Out);
+        Args.Comm = static_cast<int8_t>(F.Comm);
+        Args.Recv = static_cast<int8_t>(F.Recv);
+        const ApiEntry &Row = Project->Rows.emplace_back(
+            Family::Project, F.TheRole, Name, Args, Detail);
+        Project->ByUsr[Usr].push_back(&Row);
+        Project->FactOf[&Row] = &F;
+      }
+  }
   for (auto Table : {c10dTable(), ncclTable(), mpiTable(), cudaTable(),
                      torchTable(), stdTable()})
     for (const ApiEntry &Row : Table)
@@ -119,6 +170,14 @@ ApiIndex::lookup(const FunctionDecl *FD) const {
           Rows.push_back(E);
   };
   AddAll(qualifiedName(Named));
+  // Another TU's body, for a function this TU only declares.
+  if (Project && !Named->isDefined()) {
+    auto It = Project->ByUsr.find(usrOf(Named));
+    if (It != Project->ByUsr.end())
+      for (const ApiEntry *E : It->second)
+        if (!llvm::is_contained(Rows, E))
+          Rows.push_back(E);
+  }
 
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Named)) {
     // The method as declared in any base class: inherited calls, user

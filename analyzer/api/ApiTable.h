@@ -16,11 +16,13 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace clang {
+class Decl;
 class FunctionDecl;
 class CXXRecordDecl;
 class NamedDecl;
@@ -29,7 +31,18 @@ class NamedDecl;
 namespace distlint {
 namespace api {
 
-enum class Family : uint8_t { C10d, Nccl, Mpi, Cuda, Torch, Std, User };
+/// User: rows the config declares. Project: facts of functions defined in
+/// another TU of the project (ProjectFacts.h).
+enum class Family : uint8_t {
+  C10d,
+  Nccl,
+  Mpi,
+  Cuda,
+  Torch,
+  Std,
+  User,
+  Project
+};
 
 enum class Role : uint8_t {
   Collective,      ///< Every rank of the communicator must call it.
@@ -346,10 +359,20 @@ struct UserApi {
   std::vector<std::string> WorldSizeSources;
 };
 
+struct ProjectFacts;
+struct ProjectFact;
+
 /// Matches declarations against all tables. Thread-compatible: one per TU.
 class ApiIndex {
 public:
-  explicit ApiIndex(const UserApi &User = {});
+  /// Project (may be null; must outlive the index): facts of functions
+  /// defined in other TUs, matched by USR for declarations without a body.
+  explicit ApiIndex(const UserApi &User = {},
+                    const ProjectFacts *Project = nullptr);
+  ~ApiIndex();
+
+  /// The project fact a Family::Project row stands for, or null.
+  const ProjectFact *projectFact(const ApiEntry *Row) const;
 
   /// Every row naming this function, directly, through a method it
   /// overrides, or as a method inherited from / declared in a base class.
@@ -378,6 +401,9 @@ public:
 
 private:
   std::vector<ApiEntry> UserRows;
+  /// Family::Project rows per USR, and the fact behind each row.
+  struct ProjectRows;
+  std::unique_ptr<ProjectRows> Project;
   std::vector<const ApiEntry *> InOrder;
   std::vector<std::string> UserNames;
   llvm::StringMap<std::vector<const ApiEntry *>> ByName;

@@ -240,7 +240,7 @@ runIsolated(size_t Count,
   size_t Next = 0;
   auto Finish = [&](size_t Index) {
     if (Opts.OnDone)
-      Opts.OnDone(Index);
+      Opts.OnDone(Index, Results[Index]);
   };
 
   while (Next < Count || !Running.empty()) {

@@ -37,8 +37,9 @@ struct IsolationOptions {
   /// The address-space limit of task Index's process in bytes (0: none).
   /// Not applied in sanitized builds, whose shadow memory needs the space.
   std::function<unsigned long long(size_t Index)> MemoryLimitOf;
-  /// Called in the parent after each TU finished (crashed or not).
-  std::function<void(size_t Index)> OnDone;
+  /// Called in the parent after each TU finished (crashed or not), with
+  /// its result, before the next child is forked.
+  std::function<void(size_t Index, const TranslationUnitResult &Result)> OnDone;
 };
 
 /// What the parent knows about task Index when it has to describe a crash.

@@ -4,15 +4,16 @@
 #include "CompileCommands.h"
 #include "CompilerFamilies.h"
 #include "Isolation.h"
+#include "ProjectIndex.h"
 #include "RuleDocs.h"
-#include "speed/Speedups.h"
 #include "TuAnalysis.h"
-#include "report/Baseline.h"
 #include "input/Config.h"
 #include "input/Filters.h"
-#include "report/Fingerprint.h"
 #include "input/Paths.h"
+#include "report/Baseline.h"
+#include "report/Fingerprint.h"
 #include "report/Suppressions.h"
+#include "speed/Speedups.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/Tooling.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <set>
 
@@ -299,6 +301,9 @@ resolveCompileCommands(const std::vector<std::string> &Files,
 
 //===--- The pipeline -------------------------------------------------------===//
 
+/// Rounds of phase 2 in one run (ProjectIndex.h).
+constexpr unsigned MaxIndexRounds = 3;
+
 AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
                             const DriverOptions &Opts,
                             std::vector<std::string> *Errors,
@@ -356,6 +361,22 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   Speed.selectShard(Jobs);
   Speed.setJobs(Jobs);
   S.TranslationUnits = Jobs.size();
+  // The whole-program view (ProjectIndex.h): each TU starts with the facts
+  // the last run recorded for the functions it calls in other files.
+  ProjectIndex Index;
+  const std::string IndexPath =
+      Opts.UseProjectIndex ? Speed.indexPath() : std::string();
+  if (!IndexPath.empty()) {
+    std::string Why;
+    bool Loaded = Index.load(IndexPath, Why);
+    if (Opts.Verbose)
+      Opts.Verbose("", Loaded ? Index.describe(IndexPath)
+                              : Why + ": calls into other files stay "
+                                      "unknown until they are analyzed "
+                                      "together (--all)");
+  }
+  for (CompileJob &Job : Jobs)
+    Job.Facts = Index.factsFor(Job.File, Job.FactsDigest);
   if (Opts.Verbose)
     for (const CompileJob &Job : Jobs)
       for (const std::string &Line : Job.Adjustments)
@@ -376,8 +397,9 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   }
   std::mutex ProgressMutex;
   unsigned Done = 0;
+  bool CountProgress = true; // phase 2 analyzes TUs already counted
   auto Progress = [&](size_t I) {
-    if (Opts.Progress) {
+    if (Opts.Progress && CountProgress) {
       std::lock_guard<std::mutex> Lock(ProgressMutex);
       Opts.Progress(++Done, Jobs.size(), Jobs[I].File);
     }
@@ -389,6 +411,21 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   // Shared preambles are built first, each by its own task, beside the TUs
   // that share none; then their users run, forked from a parent that has
   // them mapped.
+  // TUs that define what others call go first, so their callers start
+  // with the facts (ProjectIndex.h; only the cost depends on the order).
+  std::stable_partition(Misses.begin(), Misses.end(), [&](size_t I) {
+    return Index.definesForOthers(Jobs[I].File) ||
+           ProjectIndex::hasOwnHeader(Jobs[I].File);
+  });
+  // What a TU is given: every summary known when it starts (the parent
+  // absorbs each result before it forks the next TU).
+  std::shared_ptr<const api::ProjectFacts> Live = Index.all();
+  auto Absorb = [&](size_t I, const TranslationUnitResult &R) {
+    if (!Opts.UseProjectIndex || !R.Errors.empty() || R.Summaries.empty())
+      return;
+    Index.update(Jobs[I].File, R.Summaries);
+    Live = Index.all();
+  };
   std::vector<size_t> Builders = Speed.planPreambles(Misses);
   std::vector<size_t> First, Second;
   for (size_t I : Misses)
@@ -405,13 +442,19 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
         buildSharedPreamble(Jobs[I], Opts, Speed.preambleFor(I), Recover);
         return TranslationUnitResult();
       }
-      return analyzeTu(Jobs[I], Opts, ProjectRoot, Configs, Recover,
+      CompileJob Job = Jobs[I];
+      Job.Facts = Live;
+      return analyzeTu(Job, Opts, ProjectRoot, Configs, Recover,
                        Speed.preambleFor(I));
     };
     auto Finish = [&](size_t T, TranslationUnitResult R) {
       auto [I, Build] = Tasks[T];
       if (Build)
         return; // its TUs learn in afterBuilds() whether it worked
+      Absorb(I, R);
+      // Cached under the facts that decided it.
+      Jobs[I].FactsDigest = ProjectIndex::given(R.Summaries);
+      Speed.rekey(I, Configs);
       Speed.store(I, R);
       Results[I] = std::move(R);
     };
@@ -431,9 +474,11 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
           return *Config.TuMemoryLimit;
         return defaultTuMemoryLimit();
       };
-      IOpts.OnDone = [&](size_t T) {
-        if (!Tasks[T].second)
-          Progress(Tasks[T].first);
+      IOpts.OnDone = [&](size_t T, const TranslationUnitResult &R) {
+        if (Tasks[T].second)
+          return;
+        Progress(Tasks[T].first);
+        Absorb(Tasks[T].first, R);
       };
       std::vector<TranslationUnitResult> Out = runIsolated(
           Tasks.size(), [&](size_t T) { return Work(T, /*Recover=*/false); },
@@ -482,6 +527,43 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
   for (size_t I : Second)
     Phase.push_back({I, false});
   RunTasks(Phase);
+
+  // Phase 2: the TUs whose callees' summaries changed are analyzed again
+  // with the new facts (a cache hit where that was done before). A chain
+  // of wrappers across files settles in a few rounds; what is left for a
+  // longer one is picked up by the next run.
+  CountProgress = false;
+  for (unsigned Round = 0; Round < MaxIndexRounds; ++Round) {
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      Absorb(I, Results[I]);
+    Phase.clear();
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      if (!Results[I].Errors.empty())
+        continue;
+      std::string Digest;
+      auto Facts = Index.factsFor(Jobs[I].File, Digest);
+      if (Digest == Jobs[I].FactsDigest)
+        continue;
+      Jobs[I].Facts = std::move(Facts);
+      Jobs[I].FactsDigest = std::move(Digest);
+      if (std::optional<TranslationUnitResult> Hit = Speed.lookup(I, Configs)) {
+        Results[I] = std::move(*Hit);
+        FromCache[I] = true;
+      } else {
+        FromCache[I] = false;
+        Phase.push_back({I, false});
+      }
+    }
+    if (Opts.Verbose && !Phase.empty())
+      Opts.Verbose("", "project index: " + std::to_string(Phase.size()) +
+                           " file(s) analyzed again with the summaries of "
+                           "functions defined in other files");
+    RunTasks(Phase);
+    if (Phase.empty())
+      break;
+  }
+  if (!IndexPath.empty() && !Index.save(IndexPath) && Opts.Verbose)
+    Opts.Verbose("", "cannot write the project index " + IndexPath);
   Speed.finish(Results);
 
   std::set<std::string> FatalSeen(Fatal.begin(), Fatal.end());

@@ -15,11 +15,13 @@
 #pragma once
 
 #include "Finding.h"
+#include "api/ProjectFacts.h"
 #include "report/Output.h"
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,6 +107,8 @@ struct DriverOptions {
   /// --cache-dir; empty = $XDG_CACHE_HOME/distlint. --no-cache: UseCache off.
   std::string CacheDir;
   bool UseCache = true;
+  /// Summaries across TUs (ProjectIndex.h); --no-project-index: off.
+  bool UseProjectIndex = true;
   /// --cache-size: least recently used entries go beyond it.
   uint64_t CacheMaxBytes = 5ull << 30;
   /// --tu-memory-limit (bytes, 0: none); unset: the config's TuMemoryLimit,
@@ -126,6 +130,10 @@ struct CompileJob {
   std::string Origin;
   /// What the clean-up changed that the user may want to know (--verbose).
   std::vector<std::string> Adjustments;
+  /// Facts of the functions it calls that other TUs define
+  /// (ProjectIndex.h), and their digest (part of the result cache's key).
+  std::shared_ptr<const api::ProjectFacts> Facts;
+  std::string FactsDigest;
 };
 
 /// Files of the compilation database found from Opts.BuildPath (or the

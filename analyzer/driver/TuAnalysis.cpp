@@ -2,8 +2,10 @@
 #include "TuAnalysis.h"
 #include "Analysis.h"
 #include "Isolation.h"
-#include "report/FindingCollector.h"
+#include "ProjectIndex.h"
+#include "engine/summaries/Exports.h"
 #include "input/Paths.h"
+#include "report/FindingCollector.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
@@ -278,6 +280,12 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   AOpts.ReportErrorPaths = Config.ReportErrorPathDivergence.value_or(false);
   AOpts.Fixes = Config.Fixes;
   AOpts.ProjectRoot = ProjectRoot;
+  AOpts.Project = Job.Facts;
+  AOpts.AfterRules = [&R, &Job](Engine &E) {
+    TuExports X = exportSummaries(E);
+    std::string Given = ProjectIndex::digest(Job.Facts.get(), X.References);
+    R.Summaries = ProjectIndex::encode(X, Given);
+  };
 
   FindingCollector Collector(collectorOptions(Config, Opts, ProjectRoot));
   ErrorCollector Errors;

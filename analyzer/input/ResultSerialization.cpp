@@ -169,6 +169,8 @@ bool readAll(Reader &R, TranslationUnitResult &Out) {
   for (std::string &L : Out.LimitsHit)
     if (!R.str(L))
       return false;
+  if (!R.str(Out.Summaries))
+    return false;
   if (!R.atEnd())
     return R.fail("trailing data");
   return true;
@@ -220,6 +222,7 @@ std::string serializeResult(const TranslationUnitResult &R) {
   W.u32(static_cast<uint32_t>(R.LimitsHit.size()));
   for (const std::string &L : R.LimitsHit)
     W.str(L);
+  W.str(R.Summaries);
   return std::move(W.Out);
 }
 

@@ -20,6 +20,7 @@
 //   include closure: u32 count, each str
 //   u32 analysis milliseconds, u8 parsed-on-a-shared-preamble
 //   limits hit: u32 count, each str
+//   str summaries (JSON: the TU's exported functions and references)
 // where str = u32 byte length + bytes and loc = {str file, u32 line,
 // u32 column}. Trailing bytes are an error.
 //
@@ -56,10 +57,13 @@ struct TranslationUnitResult {
   /// The engine's limits hit while analyzing it (engine/Budget.h): its
   /// findings may be partial. --verbose prints them.
   std::vector<std::string> LimitsHit;
+  /// The functions it defines and calls without a body, as JSON
+  /// (driver/ProjectIndex.h); empty when it was not analyzed.
+  std::string Summaries;
 };
 
 /// Bumped on any layout change; readers reject other versions.
-constexpr unsigned ResultFormatVersion = 5;
+constexpr unsigned ResultFormatVersion = 6;
 
 std::string serializeResult(const TranslationUnitResult &R);
 

@@ -246,6 +246,12 @@ void FindingCollector::report(RawFinding Raw, const SourceManager &SM) {
   for (RawNote &N : macroBacktrace(Raw.Loc, SM, LO))
     AddNote(N.Loc, std::move(N.Message));
   for (RawNote &N : Raw.Notes) {
+    if (N.Loc.isInvalid() && !N.OtherFile.empty()) {
+      F.Notes.push_back(
+          Note{Location{normalizePath(N.OtherFile), N.OtherLine, 1},
+               std::move(N.Message)});
+      continue;
+    }
     SourceLocation Loc = N.Loc;
     AddNote(Loc, std::move(N.Message));
     for (RawNote &M : macroBacktrace(Loc, SM, LO))

@@ -191,6 +191,10 @@ void RuleCheck::report(RawFinding F, const SourceManager &SM) {
   for (const RawNote &N : F.Notes) {
     if (N.Loc.isValid())
       diag(N.Loc, escapeForDiag(N.Message), DiagnosticIDs::Note);
+    else if (!N.OtherFile.empty())
+      diag(escapeForDiag(N.OtherFile + ":" + std::to_string(N.OtherLine) +
+                         ": " + N.Message),
+           DiagnosticIDs::Note);
     else
       diag(escapeForDiag(N.Message), DiagnosticIDs::Note);
   }

@@ -3,13 +3,20 @@
 
   project_test.py --distlint BIN --repo REPO --work DIR PROJECT_DIR
 
-The project is configured as an HPC project is: C with CMAKE_C_COMPILER=mpicc
-(the MPI wrapper is the compiler), CUDA with CMake's CUDA language and nvcc.
-`distlint -p DIR --all` must then analyze every file of the database without
-a compile error and report exactly the findings annotated in the sources
-(`// expect: rule`, as in testdata/; tests/testdata_harness/harness.py
-parses them). --verbose must show the wrapper expanded and nvcc translated:
-the files are parsed the way the build compiles them, not by luck.
+The project is configured as an HPC project is: C and C++ with the MPI
+wrappers as compilers (CMAKE_C_COMPILER=mpicc, CMAKE_CXX_COMPILER=mpicxx),
+CUDA with CMake's CUDA language and nvcc. `distlint -p DIR --all` must then
+analyze every file of the database without a compile error and report
+exactly the findings annotated in the sources (`// expect: rule`, as in
+testdata/; tests/testdata_harness/harness.py parses them), and every
+`// expect-note:` of any source must be a note of some finding: a finding
+caused by a function another file defines points there. --verbose must show
+each wrapper expanded and nvcc translated: the files are parsed the way the
+build compiles them, not by luck.
+
+Then the pre-commit path: `--all` again on a fresh cache directory (cold,
+then warm), and each file alone on that warm cache must give the same
+findings as the whole-project run (the summary index of the last run).
 
 A source labelled `// run: mpi buggy|clean` is built by the project's own
 build and run with mpirun -np 2 (tests/runproof): buggy must hang or fail.
@@ -60,8 +67,12 @@ def main():
         return SKIP
 
     os.makedirs(a.work, exist_ok=True)
+    languages = {os.path.splitext(n)[1] for n in os.listdir(project)}
+    if ".cpp" in languages and not shutil.which("mpicxx"):
+        print("SKIPPED: not installed: mpicxx")
+        return SKIP
     configure = [tools["cmake"], "-S", project, "-B", a.work, "-G", "Ninja",
-                 "-DCMAKE_C_COMPILER=mpicc",
+                 "-DCMAKE_C_COMPILER=mpicc", "-DCMAKE_CXX_COMPILER=mpicxx",
                  "-DCMAKE_CUDA_COMPILER=" + tools["nvcc"],
                  "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"]
     p = subprocess.run(configure, capture_output=True, text=True)
@@ -71,8 +82,11 @@ def main():
     with open(os.path.join(a.work, "compile_commands.json")) as fh:
         database = json.load(fh)
     compilers = {os.path.basename(e["command"].split()[0]) for e in database}
-    if not {"mpicc", "nvcc"} <= compilers:
-        print("the database was not made by mpicc and nvcc: %s" % sorted(compilers))
+    wanted = {ext: c for ext, c in ((".c", "mpicc"), (".cu", "nvcc"),
+                                    (".cpp", "mpicxx")) if ext in languages}
+    if not set(wanted.values()) <= compilers:
+        print("the database was not made by %s: %s" % (
+            " and ".join(sorted(wanted.values())), sorted(compilers)))
         return 1
 
     cmd = [a.distlint, "-p", a.work, "--all", "--format=json", "--quiet",
@@ -87,7 +101,9 @@ def main():
     failures = []
     for e in doc.get("errors", []):
         failures.append("compile error: %s: %s" % (e["file"], e["message"]))
-    for needle in ("mpicc runs ", "nvcc command translated"):
+    needles = {"mpicc": "mpicc runs ", "mpicxx": "mpicxx runs ",
+               "nvcc": "nvcc command translated"}
+    for needle in (needles[c] for c in sorted(wanted.values())):
         if needle not in p.stderr:
             failures.append("--verbose does not say %r" % needle)
 
@@ -109,6 +125,14 @@ def main():
             failures.append("%s: %s:%d: [%s] %s (%d expected, %d reported)" % (
                 "missing" if have < want else "extra",
                 os.path.relpath(path, a.repo), line, rule, sev, want, have))
+    notes = [(os.path.realpath(n["file"]), n["line"], n["message"])
+             for f in doc["findings"] for n in f.get("notes", [])]
+    for path in sources:
+        for line, text, at in harness.parse(path).notes:
+            if not any(f == path and l == line and text in m for f, l, m in notes):
+                failures.append("missing note: %s:%d: %r (expect-note on line %d)"
+                                % (os.path.relpath(path, a.repo), line, text, at))
+    failures += per_file_after_whole(a, database, actual)
     failing = [f for f in doc["findings"] if f.get("severity", "warning") != "note"]
     want_rc = 2 if doc.get("errors") else (1 if failing else 0)
     if p.returncode != want_rc:
@@ -125,6 +149,56 @@ def main():
         os.path.relpath(project, a.repo), len(database), sum(expected.values()),
         "; ".join(f for _, f in proofs) or "no run proofs"))
     return 0
+
+
+def findings_of(doc):
+    return collections.Counter(
+        (os.path.realpath(f["file"]), f["line"], f["rule"],
+         f.get("severity", "warning"), f["message"]) for f in doc["findings"])
+
+
+def per_file_after_whole(a, database, whole):
+    """The pre-commit path: after a whole-project run on a cache directory,
+    each file analyzed alone (same cache) reports what the whole run
+    reported for it. Returns failures."""
+    cache = os.path.join(a.work, "distlint-cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    base = [a.distlint, "-p", a.work, "--format=json", "--quiet", "-j", "1",
+            "--cache-dir", cache]
+    runs = []
+    for attempt in ("cold", "warm"):
+        p = subprocess.run(base + ["--all"], capture_output=True, text=True,
+                           timeout=900)
+        try:
+            runs.append(findings_of(json.loads(p.stdout)))
+        except ValueError:
+            return ["--all (%s cache) gave no JSON: %s" % (attempt, p.stderr[-2000:])]
+    failures = []
+    plain = collections.Counter({k[:4]: n for k, n in runs[0].items()})
+    if plain != whole:
+        failures.append("--all on a cache directory differs from --no-cache")
+    if runs[1] != runs[0]:
+        failures.append("--all on the warm cache differs from the cold run")
+    alone = collections.Counter()
+    for entry in database:
+        file = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
+        p = subprocess.run(base + ["--verbose", file], capture_output=True,
+                           text=True, timeout=900)
+        if "project index " not in p.stderr:
+            failures.append("%s alone: --verbose does not name the project "
+                            "index" % os.path.relpath(file, a.repo))
+        try:
+            alone += findings_of(json.loads(p.stdout))
+        except ValueError:
+            failures.append("%s alone gave no JSON" % file)
+    for key in sorted(set(alone) | set(runs[0])):
+        if alone[key] != runs[0][key]:
+            failures.append("file alone after --all: %s %s:%d [%s] (%d alone, "
+                            "%d in the whole run)" % (
+                                "extra" if alone[key] > runs[0][key] else "missing",
+                                os.path.relpath(key[0], a.repo), key[1], key[2],
+                                alone[key], runs[0][key]))
+    return failures
 
 
 def run_proofs(sources, work, mpirun):

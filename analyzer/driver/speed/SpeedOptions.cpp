@@ -30,6 +30,12 @@ cl::opt<std::string> CacheDir(
 cl::opt<bool> NoCache("no-cache",
                       cl::desc("Neither read nor write the result cache"),
                       cl::cat(cliCategory()));
+cl::opt<bool> NoProjectIndex(
+    "no-project-index",
+    cl::desc("Analyze each TU alone: calls of functions defined in other "
+             "files stay unknown (no summaries across files are used or "
+             "kept)"),
+    cl::cat(cliCategory()));
 cl::opt<std::string>
     CacheSize("cache-size",
               cl::desc("Size limit of the cache directory (default 5G); least "
@@ -60,6 +66,7 @@ bool applySpeedOptions(DriverOptions &Opts, std::string &Error) {
                        : DriverOptions::PreambleSharing::Auto;
   Opts.CacheDir = CacheDir;
   Opts.UseCache = !NoCache;
+  Opts.UseProjectIndex = !NoProjectIndex;
   if (!CacheSize.empty() && !parseByteSize(CacheSize, Opts.CacheMaxBytes)) {
     Error =
         "--cache-size expects a size like 500M or 5G, not '" + CacheSize + "'";

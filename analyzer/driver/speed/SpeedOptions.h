@@ -1,6 +1,7 @@
 //===- SpeedOptions.h - The speed options of the command line ---*- C++ -*-===//
 //
-// --no-preamble-sharing, --cache-dir, --no-cache, --cache-size,
+// --no-preamble-sharing, --cache-dir, --no-cache, --no-project-index,
+// --cache-size,
 // --remote-storage and --shard (issue 14), registered in the CLI's option
 // category (cliCategory) so --help lists them with the others.
 //

@@ -1,5 +1,6 @@
 //===- Speedups.cpp - Cache, shards and shared preambles of one run -------===//
 #include "Speedups.h"
+#include "ProjectIndex.h"
 #include "RemoteStorage.h"
 #include "Rule.h"
 #include "Shard.h"
@@ -124,21 +125,37 @@ void RunSpeedups::setJobs(const std::vector<CompileJob> &J) {
   ManifestKeys.assign(J.size(), "");
 }
 
+std::string RunSpeedups::indexPath() const {
+  return Cache ? ProjectIndex::pathFor(CacheDir, ProjectRoot) : std::string();
+}
+
+void RunSpeedups::rekey(size_t Index, ConfigResolver &Configs) {
+  if (!Cache)
+    return;
+  const CompileJob &Job = (*Jobs)[Index];
+  DistlintConfig Config;
+  std::string ConfigError;
+  if (!Configs.configFor(Job.File, Config, ConfigError)) {
+    ManifestKeys[Index].clear(); // the worker reports it
+    return;
+  }
+  // The facts of other TUs' functions decide findings like the config.
+  ManifestKeys[Index] =
+      Cache->manifestKey(Job.File, Job.Directory, effectiveFlags(Job),
+                         configDigest(Config, Opts) + Job.FactsDigest);
+}
+
 std::optional<TranslationUnitResult>
 RunSpeedups::lookup(size_t Index, ConfigResolver &Configs) {
   if (!Cache)
     return std::nullopt;
-  const CompileJob &Job = (*Jobs)[Index];
-  DistlintConfig Config;
-  std::string ConfigError;
-  if (!Configs.configFor(Job.File, Config, ConfigError))
-    return std::nullopt; // the worker reports it
-  ManifestKeys[Index] = Cache->manifestKey(
-      Job.File, Job.Directory, effectiveFlags(Job), configDigest(Config, Opts));
+  rekey(Index, Configs);
+  if (ManifestKeys[Index].empty())
+    return std::nullopt;
   TranslationUnitResult R;
   if (!Cache->lookup(ManifestKeys[Index], R))
     return std::nullopt;
-  log(Job.File, "cache hit: findings replayed without parsing");
+  log((*Jobs)[Index].File, "cache hit: findings replayed without parsing");
   return R;
 }
 

@@ -60,6 +60,14 @@ public:
   /// The preamble Jobs[Index] parses on (Store null: none).
   TuPreamble preambleFor(size_t Index);
 
+  /// Where this project's summary index is kept (ProjectIndex.h); empty
+  /// without a cache directory.
+  std::string indexPath() const;
+
+  /// Computes Jobs[Index]'s cache key again (its FactsDigest changed:
+  /// the facts it was analyzed with are known after the analysis).
+  void rekey(size_t Index, ConfigResolver &Configs);
+
   /// Stores Jobs[Index]'s worker result if it is clean.
   void store(size_t Index, const TranslationUnitResult &R);
   /// --verbose lines on sharing and the cache; cache eviction.

@@ -1,0 +1,231 @@
+//===- Exports.cpp - A TU's function summaries for the other TUs ----------===//
+#include "Exports.h"
+#include "engine/Engine.h"
+#include "engine/devices/HostReads.h"
+#include "engine/devices/Syncs.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+
+namespace distlint {
+
+namespace {
+
+/// Every call in a body (lambdas included: their calls run there too or
+/// are summarized as functions of their own).
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  std::vector<const CallExpr *> Calls;
+  bool VisitCallExpr(CallExpr *C) {
+    Calls.push_back(C);
+    return true;
+  }
+};
+
+std::vector<const CallExpr *> callsIn(const FunctionDecl *FD) {
+  CallCollector C;
+  if (Stmt *Body = FD->getBody())
+    C.TraverseStmt(Body);
+  return C.Calls;
+}
+
+class Exporter {
+public:
+  explicit Exporter(Engine &E) : E(E), SM(E.context().getSourceManager()) {}
+
+  api::ProjectFact factAt(api::Role R, const std::string &What,
+                          SourceLocation Loc) {
+    api::ProjectFact F;
+    F.TheRole = R;
+    F.What = What;
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+    if (P.isValid()) {
+      F.File = P.getFilename();
+      F.Line = P.getLine();
+    }
+    return F;
+  }
+
+  static std::string calleeName(const CallExpr *Call) {
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      return api::qualifiedName(FD);
+    return "a collective";
+  }
+
+  /// A sync FD performs on every call whose result nothing in FD reads
+  /// (directly, or in a helper it always calls): the caller decides
+  /// whether it is needed, as for the API call itself.
+  std::optional<api::ProjectFact> strayableSync(const FunctionDecl *FD,
+                                                int Depth = 0) {
+    auto Known = Syncs.find(FD);
+    if (Known != Syncs.end())
+      return Known->second;
+    Syncs[FD] = std::nullopt; // recursion
+    std::optional<api::ProjectFact> Found;
+    for (const CallExpr *Call : callsIn(FD)) {
+      if (E.enclosingFunction(Call) != FD || E.neverRuns(Call) ||
+          !E.controllingBranches(Call).empty())
+        continue;
+      SyncFact S = syncAt(E, Call);
+      if (S.Kind == SyncKind::Device || S.Kind == SyncKind::StreamOrEvent) {
+        if (syncedResultUse(E, Call, nullptr) != SyncedResult::Unread)
+          continue;
+        api::Role R = S.Kind == SyncKind::Device ? api::Role::DeviceSync
+                      : E.apiRole(Call, api::Role::EventSync)
+                          ? api::Role::EventSync
+                          : api::Role::StreamSync;
+        Found = factAt(R, S.What, Call->getExprLoc());
+        break;
+      }
+      const FunctionDecl *Callee = E.resolveCallee(Call);
+      if (S.Kind == SyncKind::None && Callee && Callee->hasBody() &&
+          Depth < 4 && E.isUserCode(Callee))
+        if (auto Inner = strayableSync(Callee->getDefinition(), Depth + 1)) {
+          Found = Inner;
+          break;
+        }
+    }
+    return Syncs[FD] = Found;
+  }
+
+  /// The parameter of FD that Collective (in FD's body) receives the
+  /// agreed result into, if it is one.
+  int receivingParam(const FunctionDecl *FD, const CallExpr *Collective) {
+    if (E.enclosingFunction(Collective) != FD)
+      return -1;
+    const FunctionDecl *Callee = Collective->getDirectCallee();
+    const api::ApiEntry *Row =
+        Callee ? E.api().find(Callee, api::Role::Collective) : nullptr;
+    if (!Row || Row->Args.Recv < 0 ||
+        static_cast<unsigned>(Row->Args.Recv) >= Collective->getNumArgs())
+      return -1;
+    const Expr *Arg = Collective->getArg(Row->Args.Recv)->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Arg);
+        UO && UO->getOpcode() == UO_AddrOf)
+      Arg = UO->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+    const auto *PD = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    return PD ? static_cast<int>(PD->getFunctionScopeIndex()) : -1;
+  }
+
+  std::vector<api::ProjectFact> factsOf(const FunctionDecl *FD) {
+    std::vector<api::ProjectFact> Out;
+    const FunctionSummary &S = E.summary(FD);
+    if (S.IssuesCollective && S.FirstCollective) {
+      api::ProjectFact F =
+          factAt(api::Role::Collective, calleeName(S.FirstCollective),
+                 S.FirstCollective->getBeginLoc());
+      if (S.CollectivesOnParamComms &&
+          llvm::popcount(S.CollectiveCommParams) == 1)
+        F.Comm = llvm::countr_zero(S.CollectiveCommParams);
+      F.Recv = receivingParam(FD, S.FirstCollective);
+      Out.push_back(F);
+    }
+    auto Varying = [&](const VaryOrigin &O, int Out_) {
+      api::ProjectFact F =
+          factAt(O.Kind == VaryKind::Rank ? api::Role::RankSource
+                                          : api::Role::LocalDataSource,
+                 O.What.empty() ? std::string("rank") : O.What, O.Loc);
+      F.Out = Out_;
+      return F;
+    };
+    if (S.ReturnVaries)
+      Out.push_back(Varying(*S.ReturnVaries, -1));
+    for (const auto &[Param, Origin] : S.VaryingOutParams)
+      Out.push_back(Varying(Origin, static_cast<int>(Param)));
+    if (S.NoReturn)
+      Out.push_back(factAt(api::Role::FailStop, "a call that ends the job",
+                           FD->getLocation()));
+    if (auto Sync = strayableSync(FD))
+      Out.push_back(*Sync);
+    if (E.functionReaches(FD, api::Role::TrainingStep))
+      Out.push_back(factAt(api::Role::TrainingStep, "a training step",
+                           FD->getLocation()));
+    return Out;
+  }
+
+  /// Functions other TUs can call by name: external linkage, defined in
+  /// the main file, not a template pattern or a lambda.
+  bool exported(const FunctionDecl *FD) {
+    if (!FD->isThisDeclarationADefinition() || FD->isDependentContext() ||
+        FD->getTemplateInstantiationPattern())
+      return false;
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (MD && MD->getParent()->isLambda())
+      return false;
+    // An override is reached through its base wherever it is defined (an
+    // implementation in an anonymous namespace, an inline one).
+    bool Overrides = MD && MD->size_overridden_methods() > 0;
+    if (!Overrides && (!FD->isExternallyVisible() || FD->isInlined()))
+      return false;
+    return SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+  }
+
+  bool knownToTables(const FunctionDecl *Callee) {
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->Fam != api::Family::Project)
+        return true;
+    return false;
+  }
+
+  TuExports run() {
+    TuExports Out;
+    std::set<std::string> Refs;
+    for (const FunctionDecl *FD : E.userFunctions()) {
+      // Calls of functions without a body here that no API table knows:
+      // what phase 2 may resolve (from every function the engine reads,
+      // so these are all the facts that can change its findings).
+      for (const CallExpr *Call : callsIn(FD)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        if (!Callee || Callee->isDefined() || !E.isUserCode(Callee) ||
+            knownToTables(Callee))
+          continue;
+        std::string Usr = api::usrOf(Callee);
+        if (!Usr.empty())
+          Refs.insert(std::move(Usr));
+      }
+      if (!exported(FD))
+        continue;
+      api::ProjectFunction PF;
+      PF.Usr = api::usrOf(FD);
+      if (PF.Usr.empty())
+        continue;
+      PF.Name = api::qualifiedName(FD);
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+        llvm::SmallVector<const CXXMethodDecl *, 4> Work(
+            MD->overridden_methods().begin(), MD->overridden_methods().end());
+        while (!Work.empty()) {
+          const CXXMethodDecl *O = Work.pop_back_val();
+          std::string U = api::usrOf(O);
+          if (!U.empty() && !llvm::is_contained(PF.Overrides, U))
+            PF.Overrides.push_back(U);
+          Work.append(O->overridden_methods().begin(),
+                      O->overridden_methods().end());
+        }
+      }
+      PF.Facts = factsOf(FD);
+      if (!PF.Facts.empty())
+        Out.Defines.push_back(std::move(PF));
+    }
+    Out.References.assign(Refs.begin(), Refs.end());
+    return Out;
+  }
+
+private:
+  Engine &E;
+  const SourceManager &SM;
+  llvm::DenseMap<const FunctionDecl *, std::optional<api::ProjectFact>> Syncs;
+};
+
+} // namespace
+
+TuExports exportSummaries(Engine &E) { return Exporter(E).run(); }
+
+} // namespace distlint
