@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MissingTimeoutRule.h"
+#include "api/ProjectFacts.h"
 #include "engine/Construction.h"
 #include "engine/Engine.h"
 #include "engine/UserCode.h"
@@ -140,6 +141,14 @@ void MissingTimeoutRule::checkProcessGroup(const Construction &C) {
     D.note(Origin->Created, "options created here");
     for (const CallExpr *Call : Origin->ReturnedBy)
       D.note(Call->getBeginLoc(), "options returned by this call");
+    if (const CallExpr *Call = Origin->MadeElsewhere) {
+      D.note(Call->getBeginLoc(), "options returned by this call");
+      if (const api::ProjectFact *PF =
+              E.api().projectFact(E.apiRole(Call, api::Role::UntimedOptions)))
+        D.noteIn(PF->File, PF->Line,
+                 "options created here (in another file of the project), "
+                 "without a timeout on some path");
+    }
   }
   for (const CallExpr *Call : factoryCalls(E, C.Site))
     D.note(Call->getBeginLoc(), "process group made by this call");

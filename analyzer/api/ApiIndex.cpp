@@ -269,7 +269,8 @@ const char *roleName(Role R) {
     ROLE(WorldSizeSource)
     ROLE(LocalDataSource)
     ROLE(TensorRead)
-    ROLE(EnvRead) ROLE(EnvWrite) ROLE(Parse) ROLE(CommSplit) ROLE(CommInit)
+    ROLE(EnvRead)
+    ROLE(EnvWrite) ROLE(Parse) ROLE(CommSplit) ROLE(CommInit)
         ROLE(AsyncErrorCheck) ROLE(DeviceSync) ROLE(StreamSync) ROLE(EventSync)
             ROLE(ImplicitSync) ROLE(HostWaitOnDevice) ROLE(TrainingStep)
                 ROLE(FailStop) ROLE(TimeoutKnob) ROLE(ProcessGroupType)
@@ -283,6 +284,7 @@ const char *roleName(Role R) {
                                             ROLE(SameShape) ROLE(StoreRead)
                                                 ROLE(ElementStorage)
                                                     ROLE(ObjectAllocation)
+                                                        ROLE(UntimedOptions)
 #undef ROLE
   }
   return "?";

@@ -103,9 +103,11 @@ enum class Role : uint8_t {
   ObjectAllocation, ///< Returns a new object built from its arguments behind
                     ///< a pointer (make_unique, make_shared): never null;
                     ///< only the object holds what the arguments give.
+  UntimedOptions,   ///< Returns process-group options whose timeout is not set
+                    ///< on every path (a factory another TU defines).
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::ObjectAllocation) + 1;
+constexpr unsigned NumRoles = unsigned(Role::UntimedOptions) + 1;
 
 const char *roleName(Role R);
 

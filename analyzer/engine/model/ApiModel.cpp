@@ -336,6 +336,8 @@ const RoleModel Table[] = {
     // Read where device copies land in host buffers (devices/HostReads).
     {Role::ElementStorage},
     {Role::ObjectAllocation, allocationReturn},
+    // Read where options are followed to their creation (timeouts/).
+    {Role::UntimedOptions},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

@@ -3,6 +3,7 @@
 #include "engine/Engine.h"
 #include "engine/devices/HostReads.h"
 #include "engine/devices/Syncs.h"
+#include "engine/timeouts/Timeouts.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -145,6 +146,9 @@ public:
                            FD->getLocation()));
     if (auto Sync = strayableSync(FD))
       Out.push_back(*Sync);
+    if (auto Created = untimedOptionsCreated(E, FD))
+      Out.push_back(factAt(api::Role::UntimedOptions,
+                           "options without a timeout", *Created));
     if (E.functionReaches(FD, api::Role::TrainingStep))
       Out.push_back(factAt(api::Role::TrainingStep, "a training step",
                            FD->getLocation()));

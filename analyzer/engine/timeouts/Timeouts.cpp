@@ -111,6 +111,26 @@ FieldQuery knobQuery(Engine &E, int Depth,
   return Q;
 }
 
+/// The first of a helper's Returns whose options miss the timeout on some
+/// path, or null.
+const ReturnStmt *untimedReturn(Engine &E,
+                                llvm::ArrayRef<const ReturnStmt *> Returns,
+                                int Depth) {
+  std::function<bool(const Expr *)> Creates;
+  std::function<bool(const FieldDecl *)> IsField;
+  FieldQuery Q = knobQuery(E, Depth, Creates, IsField);
+  for (const ReturnStmt *Ret : Returns) {
+    const Expr *RV = Ret->getRetValue();
+    const VarDecl *V = RV ? designatedVar(RV) : nullptr;
+    bool Sets = V && V->hasLocalStorage()
+                    ? fieldSetOnEveryPath(E, V, Ret, Q) != Tri::No
+                    : creationSets(E, RV, Depth + 1);
+    if (!Sets)
+      return Ret;
+  }
+  return nullptr;
+}
+
 bool creationSets(Engine &E, const Expr *X, int Depth) {
   if (!X || Depth > kCreationDepth)
     return false;
@@ -140,17 +160,11 @@ bool creationSets(Engine &E, const Expr *X, int Depth) {
     if (const FunctionDecl *Def = userBody(E, Callee)) {
       llvm::SmallVector<const ReturnStmt *, 4> Returns;
       returnsOf(Def->getBody(), Returns);
-      for (const ReturnStmt *Ret : Returns) {
-        const Expr *RV = Ret->getRetValue();
-        const VarDecl *V = RV ? designatedVar(RV) : nullptr;
-        bool Sets = V && V->hasLocalStorage()
-                        ? fieldSetOnEveryPath(E, V, Ret, Q) != Tri::No
-                        : creationSets(E, RV, Depth + 1);
-        if (!Sets)
-          return false;
-      }
-      return !Returns.empty();
+      return !Returns.empty() && !untimedReturn(E, Returns, Depth);
     }
+    // One another TU defines, whose options miss it on some path.
+    if (E.apiRole(Call, api::Role::UntimedOptions))
+      return false;
     // A library factory of options without a timeout argument
     // (ProcessGroupNCCL::Options::create(bool)) leaves the default; other
     // code we cannot see is assumed to know what it does.
@@ -245,6 +259,20 @@ bool creationSetsTimeout(Engine &E, const Expr *X) {
   return creationSets(E, X, 0);
 }
 
+std::optional<SourceLocation> untimedOptionsCreated(Engine &E,
+                                                    const FunctionDecl *FD) {
+  const FunctionDecl *Def = userBody(E, FD);
+  if (!Def || !hasTimeoutField(E, Def->getReturnType()))
+    return std::nullopt;
+  llvm::SmallVector<const ReturnStmt *, 4> Returns;
+  returnsOf(Def->getBody(), Returns);
+  const ReturnStmt *Ret = untimedReturn(E, Returns, 0);
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
+  const VarDecl *V = designatedVar(Ret->getRetValue());
+  return V ? V->getLocation() : Ret->getRetValue()->getBeginLoc();
+}
+
 std::optional<OptionsOrigin> optionsOrigin(Engine &E, const Expr *Options) {
   const VarDecl *V = Options ? designatedVar(Options) : nullptr;
   if (!V)
@@ -256,8 +284,11 @@ std::optional<OptionsOrigin> optionsOrigin(Engine &E, const Expr *Options) {
     const auto *Call = dyn_cast<CallExpr>(stripValue(V->getInit()));
     const FunctionDecl *Def =
         Call ? userBody(E, E.resolveCallee(Call)) : nullptr;
-    if (!Def)
+    if (!Def) {
+      if (Call && E.apiRole(Call, api::Role::UntimedOptions))
+        O.MadeElsewhere = Call;
       break;
+    }
     llvm::SmallVector<const ReturnStmt *, 4> Returns;
     returnsOf(Def->getBody(), Returns);
     if (Returns.size() != 1 || !Returns[0]->getRetValue())

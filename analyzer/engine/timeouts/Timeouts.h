@@ -48,7 +48,16 @@ bool creationSetsTimeout(Engine &E, const clang::Expr *X);
 struct OptionsOrigin {
   clang::SourceLocation Created;
   llvm::SmallVector<const clang::CallExpr *, 2> ReturnedBy;
+  /// The call of a function another TU defines that made them without a
+  /// timeout (an UntimedOptions row), if that is where they come from.
+  const clang::CallExpr *MadeElsewhere = nullptr;
 };
+
+/// A user function returning options whose timeout is not set on every
+/// path (what another TU's call of it gets: an UntimedOptions fact): where
+/// those options are created.
+std::optional<clang::SourceLocation>
+untimedOptionsCreated(Engine &E, const clang::FunctionDecl *FD);
 std::optional<OptionsOrigin> optionsOrigin(Engine &E,
                                            const clang::Expr *Options);
 
