@@ -50,6 +50,11 @@ struct ProjectFunction {
   /// through one of them may run it.
   std::vector<std::string> Overrides;
   std::vector<ProjectFact> Facts;
+
+  bool operator==(const ProjectFunction &O) const {
+    return Usr == O.Usr && Name == O.Name && Overrides == O.Overrides &&
+           Facts == O.Facts;
+  }
 };
 
 /// The facts one TU gets: per USR of a function it calls without a body.

@@ -211,7 +211,7 @@ bool ProjectIndex::load(const std::string &Path, std::string &Why) {
   return true;
 }
 
-bool ProjectIndex::save(const std::string &Path) const {
+bool ProjectIndex::save(const std::string &Path) {
   json TusJson = json::object();
   for (const auto &[File, E] : Tus) {
     TuExports X{E.Defines, E.References};
@@ -221,7 +221,10 @@ bool ProjectIndex::save(const std::string &Path) const {
                     std::chrono::system_clock::now().time_since_epoch())
                     .count();
   json J{{"version", IndexVersion}, {"written", Now}, {"tus", TusJson}};
-  return writeFileAtomically(Path, J.dump());
+  if (!writeFileAtomically(Path, J.dump()))
+    return false;
+  Dirty = false;
+  return true;
 }
 
 void ProjectIndex::update(const std::string &File,
@@ -229,6 +232,11 @@ void ProjectIndex::update(const std::string &File,
   TuEntry E;
   if (Summaries.empty() || !decode(Summaries, E))
     return;
+  auto Old = Tus.find(File);
+  if (Old != Tus.end() && Old->second.Defines == E.Defines &&
+      Old->second.References == E.References)
+    return;
+  Dirty = true;
   Tus[File] = std::move(E);
   ByUsrCache.reset();
   AllCache.reset();

@@ -51,7 +51,10 @@ public:
   /// is missing or unreadable; Why says which.
   bool load(const std::string &Path, std::string &Why);
   /// Writes it atomically, stamped with the current time.
-  bool save(const std::string &Path) const;
+  bool save(const std::string &Path);
+  /// Changed since it was loaded or saved (a run that learned nothing new,
+  /// such as an editor's, need not write it).
+  bool dirty() const { return Dirty; }
 
   /// Replaces File's entry by the summaries of its result (JSON from
   /// encode()); an empty or malformed text leaves the entry as it was.
@@ -93,6 +96,7 @@ private:
 
   std::map<std::string, TuEntry> Tus; ///< Absolute main file -> entry.
   std::optional<int64_t> WrittenAt;
+  bool Dirty = false;
   mutable std::optional<std::map<std::string, api::ProjectFacts::Entry>>
       ByUsrCache;
   mutable std::shared_ptr<const api::ProjectFacts> AllCache;

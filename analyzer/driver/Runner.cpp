@@ -562,7 +562,8 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
     if (Phase.empty())
       break;
   }
-  if (!IndexPath.empty() && !Index.save(IndexPath) && Opts.Verbose)
+  if (!IndexPath.empty() && Index.dirty() && !Index.save(IndexPath) &&
+      Opts.Verbose)
     Opts.Verbose("", "cannot write the project index " + IndexPath);
   Speed.finish(Results);
 

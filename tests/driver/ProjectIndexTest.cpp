@@ -98,6 +98,24 @@ TEST(ProjectIndex, DigestFollowsTheFacts) {
   EXPECT_NE(Before, After);
 }
 
+TEST(ProjectIndex, OnlyANewSummaryNeedsWriting) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("project-index", Dir));
+  std::string Path = ProjectIndex::pathFor(Dir.str().str(), "/p");
+  ProjectIndex Index = twoFiles();
+  EXPECT_TRUE(Index.dirty());
+  ASSERT_TRUE(Index.save(Path));
+  EXPECT_FALSE(Index.dirty());
+  TuExports Train;
+  Train.References = {"wrap", "rank", "Base::sum", "unknown"};
+  Index.update("/p/train.cpp", ProjectIndex::encode(Train));
+  EXPECT_FALSE(Index.dirty()) << "the same summaries again";
+  Train.References.push_back("another");
+  Index.update("/p/train.cpp", ProjectIndex::encode(Train));
+  EXPECT_TRUE(Index.dirty());
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 TEST(ProjectIndex, MalformedSummariesLeaveTheEntry) {
   ProjectIndex Index = twoFiles();
   Index.update("/p/comm.cpp", "{not json");
