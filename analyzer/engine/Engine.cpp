@@ -273,6 +273,7 @@ UniformityAnswer Engine::uniformity(const Expr *X) {
   }
   if (T && T->Range) {
     A.AtLeast = WorldLinearBound{T->Range->Lo.W, T->Range->Lo.C};
+    A.AtMost = WorldLinearBound{T->Range->Hi.W, T->Range->Hi.C};
     if (!T->Vary && T->Range->Lo == T->Range->Hi && T->Range->Lo.W == 0)
       A.Constant = T->Range->Lo.C;
   }

@@ -57,6 +57,8 @@ struct UniformityAnswer {
   uint64_t ValueName = 0;
   /// The smallest value it can have, when known (`size`: W).
   std::optional<WorldLinearBound> AtLeast;
+  /// The largest, when known (`size`: W too, so it is the world size).
+  std::optional<WorldLinearBound> AtMost;
   /// Its value, when it is one integer whatever the world size.
   std::optional<int64_t> Constant;
 };

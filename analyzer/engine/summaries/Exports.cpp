@@ -116,6 +116,35 @@ public:
     return PD ? static_cast<int>(PD->getFunctionScopeIndex()) : -1;
   }
 
+  /// Does every return of FD give the world size (a value the engine
+  /// bounds by W from below and above)?
+  bool returnsWorldSize(const FunctionDecl *FD) {
+    if (!FD->getReturnType()->isIntegerType() || !FD->getBody())
+      return false;
+    class Returns : public RecursiveASTVisitor<Returns> {
+    public:
+      std::vector<const ReturnStmt *> Found;
+      bool VisitReturnStmt(ReturnStmt *R) {
+        Found.push_back(R);
+        return true;
+      }
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    } R;
+    R.TraverseStmt(FD->getBody());
+    auto IsW = [](const std::optional<WorldLinearBound> &B) {
+      return B && B->PerWorld == 1 && B->Constant == 0;
+    };
+    for (const ReturnStmt *Ret : R.Found) {
+      const Expr *V = Ret->getRetValue();
+      if (!V)
+        return false;
+      UniformityAnswer A = E.uniformity(V);
+      if (!A.Uniform || !IsW(A.AtLeast) || !IsW(A.AtMost))
+        return false;
+    }
+    return !R.Found.empty();
+  }
+
   std::vector<api::ProjectFact> factsOf(const FunctionDecl *FD) {
     std::vector<api::ProjectFact> Out;
     const FunctionSummary &S = E.summary(FD);
@@ -141,6 +170,9 @@ public:
       Out.push_back(Varying(*S.ReturnVaries, -1));
     for (const auto &[Param, Origin] : S.VaryingOutParams)
       Out.push_back(Varying(Origin, static_cast<int>(Param)));
+    if (!S.ReturnVaries && returnsWorldSize(FD))
+      Out.push_back(factAt(api::Role::WorldSizeSource, "the world size",
+                           FD->getLocation()));
     if (S.NoReturn)
       Out.push_back(factAt(api::Role::FailStop, "a call that ends the job",
                            FD->getLocation()));
