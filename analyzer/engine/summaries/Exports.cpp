@@ -6,7 +6,7 @@
 #include "engine/timeouts/Timeouts.h"
 
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -19,22 +19,25 @@ namespace distlint {
 
 namespace {
 
-/// Every call in a body (lambdas included: their calls run there too or
-/// are summarized as functions of their own).
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
-public:
-  std::vector<const CallExpr *> Calls;
-  bool VisitCallExpr(CallExpr *C) {
-    Calls.push_back(C);
-    return true;
-  }
-};
+/// Every node of type T under S, in lambdas' bodies too when IntoLambdas
+/// (a lambda's calls run where it is called, or are summarized as the
+/// lambda's own function).
+template <typename T>
+void collect(const Stmt *S, bool IntoLambdas, std::vector<const T *> &Out) {
+  if (!S)
+    return;
+  if (const auto *N = dyn_cast<T>(S))
+    Out.push_back(N);
+  if (!IntoLambdas && isa<LambdaExpr>(S))
+    return;
+  for (const Stmt *Child : S->children())
+    collect(Child, IntoLambdas, Out);
+}
 
 std::vector<const CallExpr *> callsIn(const FunctionDecl *FD) {
-  CallCollector C;
-  if (Stmt *Body = FD->getBody())
-    C.TraverseStmt(Body);
-  return C.Calls;
+  std::vector<const CallExpr *> Calls;
+  collect(FD->getBody(), /*IntoLambdas=*/true, Calls);
+  return Calls;
 }
 
 class Exporter {
@@ -121,20 +124,12 @@ public:
   bool returnsWorldSize(const FunctionDecl *FD) {
     if (!FD->getReturnType()->isIntegerType() || !FD->getBody())
       return false;
-    class Returns : public RecursiveASTVisitor<Returns> {
-    public:
-      std::vector<const ReturnStmt *> Found;
-      bool VisitReturnStmt(ReturnStmt *R) {
-        Found.push_back(R);
-        return true;
-      }
-      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    } R;
-    R.TraverseStmt(FD->getBody());
+    std::vector<const ReturnStmt *> Returns;
+    collect(FD->getBody(), /*IntoLambdas=*/false, Returns);
     auto IsW = [](const std::optional<WorldLinearBound> &B) {
       return B && B->PerWorld == 1 && B->Constant == 0;
     };
-    for (const ReturnStmt *Ret : R.Found) {
+    for (const ReturnStmt *Ret : Returns) {
       const Expr *V = Ret->getRetValue();
       if (!V)
         return false;
@@ -142,7 +137,7 @@ public:
       if (!A.Uniform || !IsW(A.AtLeast) || !IsW(A.AtMost))
         return false;
     }
-    return !R.Found.empty();
+    return !Returns.empty();
   }
 
   std::vector<api::ProjectFact> factsOf(const FunctionDecl *FD) {
