@@ -375,8 +375,11 @@ AnalysisResult analyzeFiles(const std::vector<std::string> &Files,
                                       "unknown until they are analyzed "
                                       "together (--all)");
   }
-  for (CompileJob &Job : Jobs)
+  for (CompileJob &Job : Jobs) {
     Job.Facts = Index.factsFor(Job.File, Job.FactsDigest);
+    Job.ExportSummaries =
+        Opts.UseProjectIndex && (!IndexPath.empty() || Jobs.size() > 1);
+  }
   if (Opts.Verbose)
     for (const CompileJob &Job : Jobs)
       for (const std::string &Line : Job.Adjustments)

@@ -134,6 +134,9 @@ struct CompileJob {
   /// (ProjectIndex.h), and their digest (part of the result cache's key).
   std::shared_ptr<const api::ProjectFacts> Facts;
   std::string FactsDigest;
+  /// Export its summaries: someone reads them (another TU of the run, or
+  /// the index kept in the cache).
+  bool ExportSummaries = false;
 };
 
 /// Files of the compilation database found from Opts.BuildPath (or the

@@ -281,11 +281,12 @@ TranslationUnitResult analyzeTu(const CompileJob &Job,
   AOpts.Fixes = Config.Fixes;
   AOpts.ProjectRoot = ProjectRoot;
   AOpts.Project = Job.Facts;
-  AOpts.AfterRules = [&R, &Job](Engine &E) {
-    TuExports X = exportSummaries(E);
-    std::string Given = ProjectIndex::digest(Job.Facts.get(), X.References);
-    R.Summaries = ProjectIndex::encode(X, Given);
-  };
+  if (Job.ExportSummaries)
+    AOpts.AfterRules = [&R, &Job](Engine &E) {
+      TuExports X = exportSummaries(E);
+      std::string Given = ProjectIndex::digest(Job.Facts.get(), X.References);
+      R.Summaries = ProjectIndex::encode(X, Given);
+    };
 
   FindingCollector Collector(collectorOptions(Config, Opts, ProjectRoot));
   ErrorCollector Errors;

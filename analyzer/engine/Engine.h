@@ -198,12 +198,12 @@ public:
   bool isOnSubCommunicator(const clang::CallExpr *Call);
   /// Built by a split / new_group (or a copy of one).
   bool isSubCommunicator(const clang::Expr *Comm);
-
-private:
   /// Adds to Mask the parameters of FD that give Site its communicators;
   /// false if one is not a parameter.
   bool onParamCommunicators(const clang::FunctionDecl *FD,
                             const CollectiveSite &Site, uint64_t &Mask);
+
+private:
   friend class AnalysisManager;
   friend class UniformityAnalysis;
   friend class collectives::RankClassComparer;

@@ -68,16 +68,22 @@ public:
   /// whether it is needed, as for the API call itself.
   std::optional<api::ProjectFact> strayableSync(const FunctionDecl *FD,
                                                 int Depth = 0) {
+    if (!E.functionReaches(FD, api::Role::DeviceSync) &&
+        !E.functionReaches(FD, api::Role::StreamSync) &&
+        !E.functionReaches(FD, api::Role::EventSync))
+      return std::nullopt;
     auto Known = Syncs.find(FD);
     if (Known != Syncs.end())
       return Known->second;
     Syncs[FD] = std::nullopt; // recursion
     std::optional<api::ProjectFact> Found;
     for (const CallExpr *Call : callsIn(FD)) {
-      if (E.enclosingFunction(Call) != FD || E.neverRuns(Call) ||
-          !E.controllingBranches(Call).empty())
+      if (E.enclosingFunction(Call) != FD)
         continue;
       SyncFact S = syncAt(E, Call);
+      if ((S.Kind == SyncKind::Device || S.Kind == SyncKind::StreamOrEvent) &&
+          (E.neverRuns(Call) || !E.controllingBranches(Call).empty()))
+        continue;
       if (S.Kind == SyncKind::Device || S.Kind == SyncKind::StreamOrEvent) {
         if (syncedResultUse(E, Call, nullptr) != SyncedResult::Unread)
           continue;
@@ -122,7 +128,8 @@ public:
   /// Does every return of FD give the world size (a value the engine
   /// bounds by W from below and above)?
   bool returnsWorldSize(const FunctionDecl *FD) {
-    if (!FD->getReturnType()->isIntegerType() || !FD->getBody())
+    if (!FD->getReturnType()->isIntegerType() || !FD->getBody() ||
+        !E.functionReaches(FD, api::Role::WorldSizeSource))
       return false;
     std::vector<const ReturnStmt *> Returns;
     collect(FD->getBody(), /*IntoLambdas=*/false, Returns);
@@ -140,19 +147,70 @@ public:
     return !Returns.empty();
   }
 
+  /// The collectives FD issues, from its calls alone (no CFG: the engine
+  /// may have dropped FD's, and nothing here calls FD to need it again).
+  std::optional<api::ProjectFact> collectiveFact(const FunctionDecl *FD) {
+    if (!E.functionReaches(FD, api::Role::Collective))
+      return std::nullopt;
+    std::vector<CollectiveSite> Sites;
+    for (const CallExpr *Call : callsIn(FD))
+      if (E.enclosingFunction(Call) == FD)
+        if (auto Site = E.collectiveAt(Call);
+            Site && !E.isOnSubCommunicator(Call))
+          Sites.push_back(*Site);
+    if (Sites.empty())
+      return std::nullopt;
+    uint64_t CommParams = 0;
+    bool OnParams = true;
+    for (const CollectiveSite &Site : Sites)
+      if (!(OnParams = E.onParamCommunicators(FD, Site, CommParams)))
+        break;
+    const CallExpr *First = Sites.front().InnerCollective
+                                ? Sites.front().InnerCollective
+                                : Sites.front().Call;
+    api::ProjectFact F =
+        factAt(api::Role::Collective, calleeName(First), First->getBeginLoc());
+    if (OnParams && llvm::popcount(CommParams) == 1)
+      F.Comm = llvm::countr_zero(CommParams);
+    F.Recv = receivingParam(FD, First);
+    return F;
+  }
+
+  /// Can FD's summary hold a value fact: does it reach a value that differs
+  /// per rank or a job's end, or read storage another function may have
+  /// given the rank (a global, a member)? The summary of a function nothing
+  /// here calls is computed for the export alone, so it is skipped where it
+  /// must be empty.
+  bool mayHaveSummaryFacts(const FunctionDecl *FD) {
+    for (api::Role R :
+         {api::Role::RankSource, api::Role::LocalDataSource,
+          api::Role::TensorRead, api::Role::EnvRead, api::Role::FailStop,
+          api::Role::HostWaitOnDevice, api::Role::Clock})
+      if (E.functionReaches(FD, R))
+        return true;
+    std::vector<const DeclRefExpr *> Refs;
+    collect(FD->getBody(), /*IntoLambdas=*/true, Refs);
+    for (const DeclRefExpr *Ref : Refs)
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+          V && !V->hasLocalStorage() && !V->getType().isConstQualified() &&
+          E.isUserCode(V))
+        return true;
+    // Its own object's data members (`return rank_;`), not method calls.
+    std::vector<const MemberExpr *> Members;
+    collect(FD->getBody(), /*IntoLambdas=*/true, Members);
+    return llvm::any_of(Members, [](const MemberExpr *M) {
+      return isa<FieldDecl>(M->getMemberDecl()) &&
+             (M->isImplicitAccess() ||
+              isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()));
+    });
+  }
+
   std::vector<api::ProjectFact> factsOf(const FunctionDecl *FD) {
     std::vector<api::ProjectFact> Out;
-    const FunctionSummary &S = E.summary(FD);
-    if (S.IssuesCollective && S.FirstCollective) {
-      api::ProjectFact F =
-          factAt(api::Role::Collective, calleeName(S.FirstCollective),
-                 S.FirstCollective->getBeginLoc());
-      if (S.CollectivesOnParamComms &&
-          llvm::popcount(S.CollectiveCommParams) == 1)
-        F.Comm = llvm::countr_zero(S.CollectiveCommParams);
-      F.Recv = receivingParam(FD, S.FirstCollective);
-      Out.push_back(F);
-    }
+    static const FunctionSummary None;
+    const FunctionSummary &S = mayHaveSummaryFacts(FD) ? E.summary(FD) : None;
+    if (auto Collective = collectiveFact(FD))
+      Out.push_back(*Collective);
     auto Varying = [&](const VaryOrigin &O, int Out_) {
       api::ProjectFact F =
           factAt(O.Kind == VaryKind::Rank ? api::Role::RankSource
