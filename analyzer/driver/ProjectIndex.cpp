@@ -13,11 +13,13 @@
 #include <algorithm>
 #include <chrono>
 
-using nlohmann::json;
-
 namespace distlint {
 
 namespace {
+
+/// The index file's JSON (named apart: unity builds share a namespace with
+/// the language server's llvm::json).
+using IndexJson = nlohmann::json;
 
 constexpr int IndexVersion = 1;
 
@@ -46,7 +48,7 @@ bool flowsToOverridden(api::Role R) {
   }
 }
 
-json factJson(const api::ProjectFact &F) {
+IndexJson factJson(const api::ProjectFact &F) {
   return {{"role", api::roleName(F.TheRole)},
           {"out", F.Out},
           {"comm", F.Comm},
@@ -56,7 +58,7 @@ json factJson(const api::ProjectFact &F) {
           {"line", F.Line}};
 }
 
-bool factFrom(const json &J, api::ProjectFact &F) {
+bool factFrom(const IndexJson &J, api::ProjectFact &F) {
   if (!J.is_object())
     return false;
   auto R = roleNamed(J.value("role", ""));
@@ -76,9 +78,9 @@ bool factFrom(const json &J, api::ProjectFact &F) {
 
 std::string ProjectIndex::encode(const TuExports &X,
                                  const std::string &GivenDigest) {
-  json Defines = json::array();
+  IndexJson Defines = IndexJson::array();
   for (const api::ProjectFunction &F : X.Defines) {
-    json Facts = json::array();
+    IndexJson Facts = IndexJson::array();
     for (const api::ProjectFact &Fact : F.Facts)
       Facts.push_back(factJson(Fact));
     Defines.push_back({{"usr", F.Usr},
@@ -86,14 +88,14 @@ std::string ProjectIndex::encode(const TuExports &X,
                        {"overrides", F.Overrides},
                        {"facts", Facts}});
   }
-  return json{{"defines", Defines},
-              {"references", X.References},
-              {"given", GivenDigest}}
+  return IndexJson{{"defines", Defines},
+                   {"references", X.References},
+                   {"given", GivenDigest}}
       .dump();
 }
 
 std::string ProjectIndex::given(const std::string &Summaries) {
-  json J = json::parse(Summaries, nullptr, false);
+  IndexJson J = IndexJson::parse(Summaries, nullptr, false);
   return J.is_object() ? J.value("given", "") : "";
 }
 
@@ -144,22 +146,22 @@ bool ProjectIndex::definesForOthers(const std::string &File) const {
 }
 
 bool ProjectIndex::decode(const std::string &Text, TuEntry &Out) {
-  json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  IndexJson J = IndexJson::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (!J.is_object() || !J.contains("defines") || !J["defines"].is_array() ||
       !J.contains("references") || !J["references"].is_array())
     return false;
   TuEntry E;
-  for (const json &D : J["defines"]) {
+  for (const IndexJson &D : J["defines"]) {
     if (!D.is_object() || !D.contains("facts") || !D["facts"].is_array())
       return false;
     api::ProjectFunction F;
     F.Usr = D.value("usr", "");
     F.Name = D.value("name", "");
     if (D.contains("overrides") && D["overrides"].is_array())
-      for (const json &O : D["overrides"])
+      for (const IndexJson &O : D["overrides"])
         if (O.is_string())
           F.Overrides.push_back(O.get<std::string>());
-    for (const json &Fact : D["facts"]) {
+    for (const IndexJson &Fact : D["facts"]) {
       api::ProjectFact PF;
       if (!factFrom(Fact, PF))
         return false;
@@ -169,7 +171,7 @@ bool ProjectIndex::decode(const std::string &Text, TuEntry &Out) {
       return false;
     E.Defines.push_back(std::move(F));
   }
-  for (const json &R : J["references"])
+  for (const IndexJson &R : J["references"])
     if (R.is_string())
       E.References.push_back(R.get<std::string>());
   Out = std::move(E);
@@ -182,7 +184,7 @@ std::string ProjectIndex::pathFor(const std::string &CacheDir,
   K.add("project-index");
   K.add(ProjectRoot);
   llvm::SmallString<256> P(CacheDir);
-  llvm::sys::path::append(P, "index", K.hex() + ".json");
+  llvm::sys::path::append(P, "index", K.hex() + ".IndexJson");
   return P.str().str();
 }
 
@@ -196,7 +198,7 @@ bool ProjectIndex::load(const std::string &Path, std::string &Why) {
     Why = "no project index yet (" + Path + ")";
     return false;
   }
-  json J = json::parse((*Buffer)->getBuffer().str(), nullptr, false);
+  IndexJson J = IndexJson::parse((*Buffer)->getBuffer().str(), nullptr, false);
   if (!J.is_object() || J.value("version", 0) != IndexVersion ||
       !J.contains("tus") || !J["tus"].is_object()) {
     Why = "project index " + Path + " is unreadable or of another version";
@@ -212,15 +214,15 @@ bool ProjectIndex::load(const std::string &Path, std::string &Why) {
 }
 
 bool ProjectIndex::save(const std::string &Path) {
-  json TusJson = json::object();
+  IndexJson TusJson = IndexJson::object();
   for (const auto &[File, E] : Tus) {
     TuExports X{E.Defines, E.References};
-    TusJson[File] = json::parse(encode(X));
+    TusJson[File] = IndexJson::parse(encode(X));
   }
   int64_t Now = std::chrono::duration_cast<std::chrono::seconds>(
                     std::chrono::system_clock::now().time_since_epoch())
                     .count();
-  json J{{"version", IndexVersion}, {"written", Now}, {"tus", TusJson}};
+  IndexJson J{{"version", IndexVersion}, {"written", Now}, {"tus", TusJson}};
   if (!writeFileAtomically(Path, J.dump()))
     return false;
   Dirty = false;

@@ -24,10 +24,12 @@
 #include <sstream>
 #include <unistd.h>
 
-using nlohmann::json;
-
 namespace distlint {
 namespace {
+
+// In the namespace: a unity batch may also see llvm::json through a
+// `using namespace llvm`.
+using json = nlohmann::json;
 
 // JSON-RPC / LSP error codes.
 constexpr int ParseError = -32700;
