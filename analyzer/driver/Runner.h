@@ -15,7 +15,6 @@
 #pragma once
 
 #include "Finding.h"
-#include "api/ProjectFacts.h"
 #include "report/Output.h"
 
 #include <cstdint>
@@ -27,6 +26,11 @@
 #include <vector>
 
 namespace distlint {
+
+namespace api {
+struct ProjectFacts; // api/ProjectFacts.h; kept out of this header, which
+                     // the LSP fuzz harness compiles without LLVM.
+} // namespace api
 
 /// Options of one analysis run. Every field has the CLI's default.
 struct DriverOptions {

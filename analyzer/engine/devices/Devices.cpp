@@ -23,7 +23,7 @@ struct DeviceState : EngineExtension {
   llvm::DenseMap<const Type *, bool> TensorTypes, DeviceTypes;
 };
 
-DeviceState &state(Engine &E) { return engineExtension<DeviceState>(E); }
+DeviceState &deviceState(Engine &E) { return engineExtension<DeviceState>(E); }
 
 DeviceKind join(DeviceKind A, DeviceKind B) {
   if (A == DeviceKind::None)
@@ -187,7 +187,7 @@ private:
 
 bool isDeviceType(Engine &E, QualType T) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  auto &Memo = state(E).DeviceTypes;
+  auto &Memo = deviceState(E).DeviceTypes;
   auto It = Memo.find(T.getTypePtr());
   if (It != Memo.end())
     return It->second;
@@ -206,12 +206,12 @@ bool isDeviceType(Engine &E, QualType T) {
           break;
         }
   }
-  return state(E).DeviceTypes[T.getTypePtr()] = Result;
+  return deviceState(E).DeviceTypes[T.getTypePtr()] = Result;
 }
 
 bool isTensorType(Engine &E, QualType T) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-  auto &Memo = state(E).TensorTypes;
+  auto &Memo = deviceState(E).TensorTypes;
   auto It = Memo.find(T.getTypePtr());
   if (It != Memo.end())
     return It->second;
@@ -233,13 +233,13 @@ bool isTensorType(Engine &E, QualType T) {
         Work.push_back(B.getType()->getAsCXXRecordDecl());
     }
   }
-  return state(E).TensorTypes[T.getTypePtr()] = Result;
+  return deviceState(E).TensorTypes[T.getTypePtr()] = Result;
 }
 
 DeviceKind deviceOf(Engine &E, const Expr *X) { return deviceOfImpl(E, X, 0); }
 
 SourceLocation firstCudaUse(Engine &E) {
-  DeviceState &St = state(E);
+  DeviceState &St = deviceState(E);
   if (!St.Scanned) {
     St.Scanned = true;
     CudaScan Scan(E);
@@ -250,9 +250,9 @@ SourceLocation firstCudaUse(Engine &E) {
       if (Scan.Found.isValid())
         break;
     }
-    state(E).FirstCuda = Scan.Found;
+    deviceState(E).FirstCuda = Scan.Found;
   }
-  return state(E).FirstCuda;
+  return deviceState(E).FirstCuda;
 }
 
 bool mayUseCuda(Engine &E) { return firstCudaUse(E).isValid(); }
