@@ -76,13 +76,15 @@ void StrayDeviceSyncRule::registerMatchers(MatchFinder &Finder) {
 void StrayDeviceSyncRule::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   Engine &E = engine();
-  if (!Call || !isAnalyzedStmt(E, Call) || E.neverRuns(Call))
+  if (!Call || !isAnalyzedStmt(E, Call))
     return;
   const FunctionDecl *FD = E.enclosingFunction(Call);
   if (!FD || FD->isDependentContext())
     return;
+  // The table lookup first: asking whether a call runs needs its
+  // function's CFG, which most calls (not syncs) never need.
   SyncFact Sync = syncAt(E, Call);
-  if (Sync.Kind == SyncKind::None)
+  if (Sync.Kind == SyncKind::None || E.neverRuns(Call))
     return;
   std::optional<StepContext> Step = runsEveryStep(E, Call);
   if (!Step)

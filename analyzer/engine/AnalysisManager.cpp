@@ -365,6 +365,7 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     return R;
   }
   R->HasCfg = true;
+  R->HasUnreachableCode = Facts->hasUnreachableCode();
   R->Body = std::make_unique<FunctionBody>();
   R->Body->Facts = std::move(Facts);
   unsigned StartStamp = growthStamp(), StartAliases = AliasCount;

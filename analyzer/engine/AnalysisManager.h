@@ -35,6 +35,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <array>
 #include <list>
 #include <map>
 #include <memory>
@@ -95,6 +96,9 @@ struct FunctionResult {
   /// The body while it is in memory; read it through a ResidentResult (or
   /// as the analysis that fills it).
   std::unique_ptr<FunctionBody> Body;
+  /// Kept when the body is dropped: asking whether a statement of a
+  /// function without dead code runs needs no rebuild.
+  bool HasUnreachableCode = true;
   FunctionSummary Summary;
   Taint ReturnTaint;
   unsigned ReturnsSeen = 0;
@@ -207,6 +211,9 @@ public:
 
   bool Prepared = false;
   bool Preparing = false;
+  /// Engine::enclosingFunction's last answers, by statement address.
+  std::array<std::pair<const clang::Stmt *, const clang::FunctionDecl *>, 256>
+      EnclosingMemo{};
   std::vector<const clang::FunctionDecl *> UserFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionResult>>
       Results;

@@ -157,23 +157,41 @@ bool Engine::endsProgramNormally(const CallExpr *Call) {
 }
 
 const FunctionDecl *Engine::enclosingFunction(const Stmt *S) {
+  // Rules ask this several times of the statement they check: the last
+  // answers are kept (the parent map never changes).
+  auto &Memo = P->EnclosingMemo[(reinterpret_cast<uintptr_t>(S) >> 4) %
+                                P->EnclosingMemo.size()];
+  if (Memo.first == S)
+    return Memo.second;
   DynTypedNode Node = DynTypedNode::create(*S);
+  const FunctionDecl *Found = nullptr;
   // No depth cap: the walk ends at the TU, and a cap silently lost code
   // nested deeper than it (a collective 255 blocks deep had no function).
   while (true) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.empty())
-      return nullptr;
+      break;
     Node = Parents[0];
-    if (const auto *FD = Node.get<FunctionDecl>())
-      return FD;
-    if (const auto *L = Node.get<LambdaExpr>())
-      return L->getCallOperator();
+    if ((Found = Node.get<FunctionDecl>()))
+      break;
+    if (const auto *L = Node.get<LambdaExpr>()) {
+      Found = L->getCallOperator();
+      break;
+    }
   }
+  Memo = {S, Found};
+  return Found;
 }
 
 bool Engine::neverRuns(const Stmt *S) {
-  FactsRef F = facts(enclosingFunction(S));
+  const FunctionDecl *FD = enclosingFunction(S);
+  if (!FD)
+    return false;
+  P->prepare();
+  if (const FunctionResult *R = P->analyze(FD);
+      R && R->HasCfg && !R->HasUnreachableCode)
+    return false;
+  FactsRef F = facts(FD);
   if (!F)
     return false;
   const CFGBlock *B = F->blockOf(S);

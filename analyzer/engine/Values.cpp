@@ -9,6 +9,8 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/Builtins.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <map>
 
 using namespace clang;
@@ -16,25 +18,59 @@ using namespace clang;
 namespace distlint {
 
 namespace {
+/// Variables a region assigns by name (`x = ...`, `x += ...`, `++x`): one
+/// walk of the region answers those without the mutation analyzer, whose
+/// matchers cost a pass over the region per variable asked.
+llvm::DenseSet<const VarDecl *> assignedByName(const Stmt *Region) {
+  llvm::DenseSet<const VarDecl *> Out;
+  auto Note = [&Out](const Expr *Target) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        Out.insert(VD);
+  };
+  llvm::SmallVector<const Stmt *, 64> Work{Region};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp())
+      Note(BO->getLHS());
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && UO->isIncrementDecrementOp())
+      Note(UO->getSubExpr());
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Out;
+}
+
 /// One mutation analyzer per function body (it memoizes per declaration).
 struct MutationCache : EngineExtension {
   explicit MutationCache(Engine &) {}
   std::map<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> ByRegion;
+  std::map<const Stmt *, llvm::DenseSet<const VarDecl *>> Assigned;
   ExprMutationAnalyzer &analyzerFor(const Stmt *Region, ASTContext &Ctx) {
     auto &Slot = ByRegion[Region];
     if (!Slot)
       Slot = std::make_unique<ExprMutationAnalyzer>(*Region, Ctx);
     return *Slot;
   }
+  bool assigns(const Stmt *Region, const VarDecl *VD) {
+    auto [It, New] = Assigned.try_emplace(Region);
+    if (New)
+      It->second = assignedByName(Region);
+    return It->second.contains(VD);
+  }
 };
 } // namespace
-
 
 bool isWrittenIn(Engine &En, const VarDecl *VD, const Stmt *Region) {
   if (!VD || !Region)
     return false;
   auto &Cache = engineExtension<MutationCache>(En);
-  return Cache.analyzerFor(Region, En.context()).isMutated(VD);
+  return Cache.assigns(Region, VD) ||
+         Cache.analyzerFor(Region, En.context()).isMutated(VD);
 }
 
 const Expr *soleDefinition(Engine &En, const VarDecl *VD) {

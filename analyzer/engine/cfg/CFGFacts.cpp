@@ -79,6 +79,10 @@ std::unique_ptr<FunctionFacts> FunctionFacts::build(const FunctionDecl *FD,
       if (const CFGBlock *S = Succ.getReachableBlock())
         Work.push_back(S);
   }
+  for (const CFGBlock *B : *Facts->Graph)
+    if (B && !Facts->Reachable[B->getBlockID()] &&
+        (!B->empty() || B->getTerminatorStmt() || B->getLabel()))
+      Facts->UnreachableCode = true;
   return Facts;
 }
 

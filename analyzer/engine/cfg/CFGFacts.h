@@ -42,6 +42,8 @@ public:
     return B && B->getBlockID() < Reachable.size() &&
            Reachable[B->getBlockID()];
   }
+  /// Does some statement sit in a block that cannot run?
+  bool hasUnreachableCode() const { return UnreachableCode; }
   /// Blocks in reverse post-order from the entry.
   const std::vector<const clang::CFGBlock *> &reversePostOrder() const {
     return RPO;
@@ -59,6 +61,7 @@ private:
   std::unique_ptr<clang::ControlDependencyCalculator> CDC;
   std::vector<const clang::CFGBlock *> RPO;
   std::vector<bool> Reachable; ///< By block id.
+  bool UnreachableCode = false;
   /// Statement element -> (its block, its index there); built on the first
   /// elementIndexOf, as most functions are never asked.
   mutable llvm::DenseMap<const clang::Stmt *,

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "engine/Construction.h"
 #include "engine/Engine.h"
+#include "engine/EngineCache.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
 #include "engine/collectives/Divergence.h"
@@ -461,6 +462,37 @@ bool handlerLeaves(const CXXTryStmt *Try) {
       return true;
   return false;
 }
+
+/// The try statements of a block whose handlers leave it, by position, found
+/// once per block: every collective of a long block asks about the
+/// statements before it.
+struct LeavingTries : EngineExtension {
+  explicit LeavingTries(Engine &) {}
+  struct InBlock {
+    llvm::SmallVector<std::pair<unsigned, const CXXTryStmt *>, 2> Tries;
+    llvm::DenseMap<const Stmt *, unsigned> Position; ///< Only with Tries.
+  };
+  llvm::DenseMap<const CompoundStmt *, InBlock> ByBlock;
+  const InBlock &of(const CompoundStmt *Block) {
+    auto [It, New] = ByBlock.try_emplace(Block);
+    InBlock &Out = It->second;
+    if (!New)
+      return Out;
+    unsigned At = 0;
+    for (const Stmt *Child : Block->body()) {
+      if (const auto *Try = dyn_cast<CXXTryStmt>(Child);
+          Try && handlerLeaves(Try))
+        Out.Tries.push_back({At, Try});
+      ++At;
+    }
+    if (!Out.Tries.empty()) {
+      At = 0;
+      for (const Stmt *Child : Block->body())
+        Out.Position.try_emplace(Child, At++);
+    }
+    return Out;
+  }
+};
 } // namespace
 
 /// A call that throws on some ranks only, where the catch handler then
@@ -487,12 +519,13 @@ Engine::thrownPast(const CallExpr *Collective) {
       if (Prev == Try->getTryBlock())
         Collect(Try->getTryBlock(), false);
     } else if (const auto *Block = dyn_cast<CompoundStmt>(Cur)) {
-      for (const Stmt *Child : Block->body()) {
-        if (Child == Prev)
-          break;
-        if (const auto *Try = dyn_cast<CXXTryStmt>(Child);
-            Try && handlerLeaves(Try))
-          Collect(Try->getTryBlock(), true);
+      const LeavingTries::InBlock &Known =
+          engineExtension<LeavingTries>(*this).of(Block);
+      if (!Known.Tries.empty()) {
+        unsigned PrevAt = Known.Position.lookup(Prev);
+        for (auto [At, Try] : Known.Tries)
+          if (At < PrevAt)
+            Collect(Try->getTryBlock(), true);
       }
     }
     if (isa<LambdaExpr>(Cur))
