@@ -382,7 +382,8 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   FunctionSummary &Sum = R->Summary;
   if (R->ReturnTaint.Vary)
     Sum.ReturnVaries = R->ReturnTaint.Origin;
-  for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I)
+  // Past the parameters: a lambda's captures (lambdaCaptureBit).
+  for (unsigned I = 0; I < 64; ++I)
     if (R->ReturnTaint.Params & (uint64_t(1) << I))
       Sum.ParamsToReturn.push_back(I);
   // Out-parameters written with rank-varying values.

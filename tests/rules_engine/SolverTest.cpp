@@ -200,3 +200,56 @@ void f() {
 }
 
 } // namespace
+
+namespace {
+const CFGBlock *blockCalling(FunctionFacts &F, llvm::StringRef Callee) {
+  for (const CFGBlock *B : F.reversePostOrder())
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+          if (const FunctionDecl *D = Call->getDirectCallee();
+              D && D->getName() == Callee)
+            return B;
+  return nullptr;
+}
+} // namespace
+
+TEST(CFGFacts, ABlockWhoseOwnTestRepeatsItDependsOnItself) {
+  // The call and the exit test share a block: whether g() runs again is
+  // decided by that block's own branch.
+  Parsed P(R"cpp(
+void g();
+void h();
+void f(int r) {
+  while (true) {
+    g();
+    if (r > 0)
+      break;
+  }
+  h();
+}
+)cpp");
+  ASSERT_TRUE(P.Facts);
+  const CFGBlock *G = blockCalling(*P.Facts, "g");
+  const CFGBlock *H = blockCalling(*P.Facts, "h");
+  ASSERT_TRUE(G && H);
+  auto Deps = P.Facts->allControlDependencies(G);
+  EXPECT_NE(std::find(Deps.begin(), Deps.end(), G), Deps.end());
+  EXPECT_TRUE(P.Facts->allControlDependencies(H).empty());
+  EXPECT_FALSE(P.Facts->hasUnreachableCode());
+}
+
+TEST(CFGFacts, CodeAfterReturnIsUnreachable) {
+  Parsed P(R"cpp(
+void g();
+void f() {
+  return;
+  g();
+}
+)cpp");
+  ASSERT_TRUE(P.Facts);
+  EXPECT_TRUE(P.Facts->hasUnreachableCode());
+  Parsed Q(Straight);
+  ASSERT_TRUE(Q.Facts);
+  EXPECT_FALSE(Q.Facts->hasUnreachableCode());
+}

@@ -347,6 +347,41 @@ Decision decisionOf(const Stmt *S) {
   return D;
 }
 
+namespace {
+const CXXRecordDecl *closureOf(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  return MD && MD->getParent()->isLambda() ? MD->getParent() : nullptr;
+}
+} // namespace
+
+uint64_t lambdaCaptureBit(const FunctionDecl *FD, const VarDecl *VD) {
+  const CXXRecordDecl *Closure = closureOf(FD);
+  if (!Closure || !VD)
+    return 0;
+  unsigned Index = FD->getNumParams();
+  for (const LambdaCapture &C : Closure->captures()) {
+    if (Index >= 64)
+      return 0;
+    if (C.capturesVariable() && C.getCapturedVar() == VD)
+      return uint64_t(1) << Index;
+    ++Index;
+  }
+  return 0;
+}
+
+const VarDecl *lambdaCaptureAt(const FunctionDecl *FD, unsigned Index) {
+  const CXXRecordDecl *Closure = closureOf(FD);
+  if (!Closure || Index < FD->getNumParams())
+    return nullptr;
+  unsigned At = FD->getNumParams();
+  for (const LambdaCapture &C : Closure->captures()) {
+    if (At++ == Index)
+      return C.capturesVariable() ? dyn_cast<VarDecl>(C.getCapturedVar())
+                                  : nullptr;
+  }
+  return nullptr;
+}
+
 const FunctionDecl *owningFunction(const Decl *D) {
   const DeclContext *DC = D->getDeclContext();
   while (DC && !isa<FunctionDecl>(DC))

@@ -88,6 +88,15 @@ Decision decisionOf(const clang::Stmt *S);
 
 /// The function whose body declares D (null for globals and members).
 const clang::FunctionDecl *owningFunction(const clang::Decl *D);
+/// The data-flow bit of variable VD captured by lambda FD (its call
+/// operator): captures follow the parameters, in capture order, so that a
+/// call of the lambda reads them from the caller's state like arguments.
+/// 0 when FD is no lambda, does not capture VD, or the bit is past 64.
+uint64_t lambdaCaptureBit(const clang::FunctionDecl *FD,
+                          const clang::VarDecl *VD);
+/// The variable behind bit Index of lambda FD (null for a parameter's bit).
+const clang::VarDecl *lambdaCaptureAt(const clang::FunctionDecl *FD,
+                                      unsigned Index);
 
 /// Source text of E without whitespace, `this->` and a leading `*`, for
 /// comparing expressions by spelling.

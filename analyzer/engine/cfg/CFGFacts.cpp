@@ -118,7 +118,9 @@ std::vector<const CFGBlock *>
 FunctionFacts::allControlDependencies(const CFGBlock *B) {
   std::vector<const CFGBlock *> Out;
   std::vector<const CFGBlock *> Work{B};
-  llvm::SmallPtrSet<const CFGBlock *, 16> Seen{B};
+  // B itself when its own branch decides whether it runs again (a loop
+  // whose exit test shares the block with the collective before it).
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
   while (!Work.empty()) {
     const CFGBlock *Cur = Work.front();
     Work.erase(Work.begin());

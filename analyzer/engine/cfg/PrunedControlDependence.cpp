@@ -113,7 +113,7 @@ PrunedControlDependence::immediatePostDominator(const CFGBlock *B) const {
 std::vector<const CFGBlock *>
 PrunedControlDependence::all(const CFGBlock *B) const {
   std::vector<const CFGBlock *> Out;
-  llvm::SmallPtrSet<const CFGBlock *, 16> Seen{B};
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen; // B too (CFGFacts.cpp).
   std::vector<const CFGBlock *> Work{B};
   while (!Work.empty()) {
     const CFGBlock *Cur = Work.back();

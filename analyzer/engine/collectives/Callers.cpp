@@ -12,6 +12,7 @@
 #include "engine/EngineCache.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
+#include "engine/ast/AstHelpers.h"
 #include "engine/collectives/RankClasses.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
@@ -79,6 +80,15 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
         return std::make_pair(T.Origin, Call);
       CallerMask |= T.Params;
     }
+    // A lambda's captures: what the caller holds in them at the call.
+    for (unsigned I = FD->getNumParams(); I < 64; ++I)
+      if (Mask & (uint64_t(1) << I))
+        if (const VarDecl *Captured = lambdaCaptureAt(FD, I)) {
+          Taint T = U.variable(Captured, S);
+          if (T.Vary && !(ShapeOnly && T.ContentOnly))
+            return std::make_pair(T.Origin, Call);
+          CallerMask |= T.Params;
+        }
     if (CallerMask)
       if (auto Found = paramVaries(Caller, CallerMask, Depth + 1, ShapeOnly))
         return std::make_pair(Found->first, Call);

@@ -413,7 +413,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
       continue;
     D.Condition = dyn_cast_or_null<Expr>(
         const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
-    D.IsLoop = isLoopStmt(D.Branch);
+    // A branch deciding whether its own block runs again is a loop's exit.
+    D.IsLoop = isLoopStmt(D.Branch) || Dep == B;
     if (const auto *W = collectives::rankClassWitness(*this, FD, Collective))
       D.Ranks = Divergence::RankPair{W->Here.Rank, W->Other.Rank, W->Here.World,
                                      W->OtherSite};

@@ -267,8 +267,15 @@ SequenceBuilder::walk(const CFGBlock *B,
       break;
     }
     // A cycle that is not a loop statement (goto): its first pass only.
-    if (!OnPath.insert(B).second)
+    if (!OnPath.insert(B).second) {
+      // `while (true) { MPI_Allreduce(..); if (rank > 0) break; }`: the arm
+      // that stays in the loop issues the collective before the test again.
+      if (B == ArmsOf) {
+        bool Ends = false;
+        Parts.push_back(elements(B, Ends));
+      }
       break;
+    }
     Added.push_back(B);
     bool Ends = false;
     Parts.push_back(elements(B, Ends));
@@ -427,6 +434,8 @@ NodeRef SequenceBuilder::function() { return walk(&F.cfg().getEntry(), {}).N; }
 std::vector<NodeRef> SequenceBuilder::arms(const CFGBlock *Branch) {
   std::vector<NodeRef> Out;
   bool Fresh = OnPath.insert(Branch).second;
+  const CFGBlock *OuterArms = ArmsOf;
+  ArmsOf = Branch;
   const CFGBlock *Join = E.liveJoin(F.function(), Branch);
   llvm::SmallVector<const CFGBlock *, 1> Stops;
   if (Join)
@@ -439,6 +448,7 @@ std::vector<NodeRef> SequenceBuilder::arms(const CFGBlock *Branch) {
     }
   if (Fresh)
     OnPath.erase(Branch);
+  ArmsOf = OuterArms;
   return Out;
 }
 

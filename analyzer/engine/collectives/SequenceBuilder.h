@@ -131,6 +131,9 @@ private:
   FunctionFacts &F;
   CalleeTrees &Callees;
   llvm::SmallPtrSet<const clang::CFGBlock *, 32> OnPath;
+  /// The branch whose arms are being built: an arm that comes back to it
+  /// (its loop's next iteration) issues its block again before the test.
+  const clang::CFGBlock *ArmsOf = nullptr;
   int Budget;
   bool BudgetHit = false;
 };

@@ -1,5 +1,6 @@
 //===- Calls.cpp - Calls: API roles, user summaries, library code
 //----------===//
+#include "engine/ast/AstHelpers.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/model/ApiModel.h"
 #include "engine/uniformity/UniformityAnalysis.h"
@@ -128,6 +129,9 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       for (unsigned I : CR->Summary.ParamsToReturn)
         if (I < Args.size())
           T.join(eval(Args[I], S));
+        else if (const VarDecl *Captured =
+                     lambdaCaptureAt(Def ? Def : Callee, I))
+          T.join(varTaint(Captured, S));
       // What the object holds reaches the result when the method reads it
       // (its fields' facts are TU-wide, but not what one object was given);
       // `MPI_Datatype type() const { return Traits<T>::type(); }` does not.

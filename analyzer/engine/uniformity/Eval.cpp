@@ -64,16 +64,19 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
         return (*BoundArgs)[PD->getFunctionScopeIndex()];
   const FunctionDecl *Owner = owningFunction(VD);
   if (Owner && Owner != FD) {
-    // Captured by a lambda: the variable's taint anywhere in its function.
+    // Captured by a lambda: the variable's taint anywhere in its function,
+    // and, like an argument, what it holds where the lambda is called (the
+    // owner may still be under analysis when the lambda is).
+    Taint T;
     if (ResidentResult OR = P.resident(Owner)) {
       auto A = OR.body().AllPoints.find(VD);
       if (A != OR.body().AllPoints.end()) {
-        Taint T = A->second;
+        T = A->second;
         T.Params = 0;
-        return T;
       }
     }
-    return {};
+    T.Params |= lambdaCaptureBit(FD, VD);
+    return T;
   }
   return P.initialTaint(VD, FD);
 }

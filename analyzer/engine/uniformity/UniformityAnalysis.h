@@ -50,6 +50,10 @@ public:
   VarState stateBefore(const clang::CFGBlock *B, const clang::Stmt *Target);
   /// The state on entry: out-parameters hold what the caller passed in.
   VarState entryState();
+  /// What variable VD holds in state S (a lambda's capture at its call).
+  Taint variable(const clang::VarDecl *VD, const VarState &S) {
+    return varTaint(VD, S);
+  }
 
 private:
   Engine &E;
