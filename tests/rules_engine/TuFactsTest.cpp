@@ -34,6 +34,13 @@ Taint rankValue() {
   return T;
 }
 Taint localValue() { return Taint::varying(VaryKind::LocalData, {}, "clock"); }
+/// Rank-dependent values of a uniform length (`v.push_back(rank)`).
+Taint contentOnly() {
+  Taint T = rankValue();
+  T.IsRank = false;
+  T.ContentOnly = true;
+  return T;
+}
 Taint constant(int64_t V) { return Taint::constant(V); }
 
 /// One write the data-flow may note.
@@ -58,8 +65,8 @@ struct Write {
 
 std::vector<Write> writes() {
   std::vector<Write> Out;
-  const Taint Values[] = {rankValue(), localValue(), constant(0), constant(4),
-                          Taint()};
+  const Taint Values[] = {contentOnly(), rankValue(), localValue(),
+                          constant(0),   constant(4), Taint()};
   for (unsigned T = 0; T < 2; ++T)
     for (const Taint &V : Values) {
       Out.push_back({Write::Global, T, V});
@@ -173,6 +180,22 @@ TEST(TuFacts, ACounterFieldWidensOnceToUnknown) {
   for (int64_t V = 2; V < 50; ++V)
     EXPECT_FALSE(F.noteFieldValue(field(5), constant(V)));
   EXPECT_EQ(F.stamp(), Stamp);
+}
+
+TEST(TuFacts, ALaterWriteWidensWhatVaries) {
+  // Pushed rank values first (the length agrees), then pushes under a
+  // rank-dependent loop: the length varies too, whichever comes first.
+  TuFacts F, G;
+  EXPECT_TRUE(F.noteFieldVaries(field(6), contentOnly()));
+  ASSERT_TRUE(F.fieldVary(field(6)));
+  EXPECT_TRUE(F.fieldVary(field(6))->ContentOnly);
+  EXPECT_TRUE(F.noteFieldVaries(field(6), localValue()));
+  EXPECT_FALSE(F.fieldVary(field(6))->ContentOnly);
+  EXPECT_FALSE(F.noteFieldVaries(field(6), contentOnly())); // Never narrows.
+  EXPECT_FALSE(F.fieldVary(field(6))->ContentOnly);
+  G.noteFieldVaries(field(6), localValue());
+  G.noteFieldVaries(field(6), contentOnly());
+  EXPECT_TRUE(F == G);
 }
 
 } // namespace

@@ -9,7 +9,23 @@ bool TuFacts::joinVary(llvm::DenseMap<const void *, Taint> &Map,
                        const void *Key, const Taint &T) {
   Taint Kept = T;
   Kept.Params = 0; // Which parameters reach it is the writer's business.
-  return Map.try_emplace(Key, Kept).second && grew();
+  auto [It, New] = Map.try_emplace(Key, Kept);
+  if (New)
+    return grew();
+  // The first write names the origin; a later one can only widen what
+  // varies (a push in a rank-dependent loop: the length too, not only the
+  // values).
+  Taint &Old = It->second;
+  bool Widened = false;
+  if (Old.ContentOnly && !Kept.ContentOnly) {
+    Old.ContentOnly = false;
+    Widened = true;
+  }
+  if (Old.PointeeOnly && !Kept.PointeeOnly) {
+    Old.PointeeOnly = false;
+    Widened = true;
+  }
+  return Widened && grew();
 }
 
 /// The first write decides alone; a later write that is not the rank makes
@@ -116,12 +132,17 @@ bool TuFacts::fieldIsRank(const FieldDecl *F) const {
 }
 
 bool TuFacts::operator==(const TuFacts &O) const {
+  // Which values vary and how far (contents only, or the shape too); the
+  // origin is the first write's, kept for the notes.
   auto SameKeys = [](const auto &A, const auto &B) {
     if (A.size() != B.size())
       return false;
-    for (const auto &KV : A)
-      if (!B.count(KV.first))
+    for (const auto &KV : A) {
+      auto It = B.find(KV.first);
+      if (It == B.end() || It->second.ContentOnly != KV.second.ContentOnly ||
+          It->second.PointeeOnly != KV.second.PointeeOnly)
         return false;
+    }
     return true;
   };
   if (!SameKeys(GlobalVary, O.GlobalVary) || !SameKeys(FieldVary, O.FieldVary))

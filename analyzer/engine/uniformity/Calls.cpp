@@ -539,9 +539,10 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           // `A.rows.push_back(x)`: the field changes, not A's other fields.
           const auto *M = dyn_cast<MemberExpr>(strip(Receiver));
           const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
-          if (F && isTaughtDecl(E, F))
+          if (F && isTaughtDecl(E, F)) {
+            forgetField(S, F); // No longer what this path agreed on.
             noteFieldWrite(F, T);
-          else
+          } else
             assignVar(Obj, T, S, false);
         }
       }
