@@ -41,6 +41,23 @@ PrunedControlDependence &FunctionBody::pruned() {
   return *Pruned;
 }
 
+std::vector<const CFGBlock *>
+FunctionBody::errorPathDependencies(const CFGBlock *B) {
+  if (ErrorPaths.empty())
+    return {};
+  if (!DoomedPruned) {
+    llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(),
+                                                    Doomed.end());
+    DoomedPruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
+  }
+  std::vector<const CFGBlock *> Out;
+  const std::vector<const CFGBlock *> Live = liveControlDependencies(B);
+  for (const CFGBlock *Dep : DoomedPruned->all(B))
+    if (!llvm::is_contained(Live, Dep))
+      Out.push_back(Dep);
+  return Out;
+}
+
 const CFGBlock *FunctionBody::liveImmediatePostDominator(const CFGBlock *B) {
   if ((!Doomed.empty() || !ErrorPaths.empty()) && !Doomed.count(B) &&
       !ErrorPaths.count(B))

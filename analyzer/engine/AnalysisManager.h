@@ -82,12 +82,16 @@ struct FunctionBody {
   /// are ignored: B's immediate post-dominator in the same pruned CFG (the
   /// full CFG's for doomed blocks, whose paths all end the job).
   const CFGBlock *liveImmediatePostDominator(const CFGBlock *B);
+  /// Branches B depends on only through an error path's arm (the CFG
+  /// without the doomed blocks, less liveControlDependencies).
+  std::vector<const CFGBlock *> errorPathDependencies(const CFGBlock *B);
   /// What the body occupies, estimated from its size (the cache's unit).
   size_t approxBytes() const;
 
 private:
   PrunedControlDependence &pruned();
   std::unique_ptr<PrunedControlDependence> Pruned;
+  std::unique_ptr<PrunedControlDependence> DoomedPruned;
   llvm::DenseMap<const CFGBlock *, std::vector<const CFGBlock *>> LiveDeps;
 };
 

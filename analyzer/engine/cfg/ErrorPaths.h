@@ -6,7 +6,8 @@
 // whichever rank takes it, like a fail-stop path, so the control-dependence
 // layer drops these arms (see FunctionResult::liveControlDependencies): the
 // code after them is not "control-dependent on rank". The option
-// ReportErrorPathDivergence keeps them.
+// ReportErrorPathDivergence keeps them; so does the divergence question for
+// a check whose value the rank decides (FunctionBody::errorPathDependencies).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

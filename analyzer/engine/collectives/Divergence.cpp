@@ -10,14 +10,16 @@ using namespace clang;
 namespace distlint {
 namespace collectives {
 
-std::optional<OrderDifference>
-orderDifference(Engine &E, const FunctionDecl *FD, const CFGBlock *Branch) {
+std::optional<OrderDifference> orderDifference(Engine &E,
+                                               const FunctionDecl *FD,
+                                               const CFGBlock *Branch,
+                                               bool WholeJoin) {
   FactsRef F = FD ? E.facts(FD) : FactsRef();
   if (!F || !Branch)
     return std::nullopt;
   CalleeTrees Callees;
   SequenceBuilder SB(E, *F, Callees);
-  std::vector<NodeRef> Arms = SB.arms(Branch);
+  std::vector<NodeRef> Arms = SB.arms(Branch, WholeJoin);
   CompareBudget Budget;
   Budget.Steps = E.limits().SequenceSteps;
   std::optional<FirstDifference> Found;

@@ -28,9 +28,11 @@ struct OrderDifference {
 };
 
 /// First difference between the arms of Branch (a block of FD's CFG).
+/// WholeJoin: see SequenceBuilder::arms.
 std::optional<OrderDifference> orderDifference(Engine &E,
                                                const clang::FunctionDecl *FD,
-                                               const clang::CFGBlock *Branch);
+                                               const clang::CFGBlock *Branch,
+                                               bool WholeJoin = false);
 /// The same for the branch statement Terminator (if, loop, switch, ?:, &&).
 std::optional<OrderDifference> orderDifference(Engine &E,
                                                const clang::Stmt *Terminator);

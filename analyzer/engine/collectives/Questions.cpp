@@ -382,9 +382,27 @@ Engine::divergenceAt(const CallExpr *Collective) {
   std::optional<Divergence> ByParam;
   // Branches whose other arms only end the job (`if (err) exit(1);`) do not
   // make later collectives divergent. (A copy: the cache may grow below.)
-  const std::vector<const CFGBlock *> Deps =
-      R.body().liveControlDependencies(B);
-  for (const CFGBlock *Dep : Deps) {
+  std::vector<const CFGBlock *> Deps = R.body().liveControlDependencies(B);
+  // A status check whose outcome the rank decides (a helper that fails on
+  // the odd ranks by design) is no broken job but a rank class's path: its
+  // early exit counts.
+  const size_t LiveDeps = Deps.size();
+  for (const CFGBlock *Dep : R.body().errorPathDependencies(B)) {
+    auto It = R.body().BranchTaint.find(Dep);
+    if (It == R.body().BranchTaint.end())
+      continue;
+    const Taint &T = It->second;
+    std::optional<VaryKind> Kind;
+    if (T.Vary)
+      Kind = T.Origin.Kind;
+    else if (T.Params)
+      if (auto Found = paramVaries(FD, T.Params, 0, /*ShapeOnly=*/false))
+        Kind = Found->first.Kind;
+    if (Kind == VaryKind::Rank)
+      Deps.push_back(Dep);
+  }
+  for (size_t DepIndex = 0; DepIndex < Deps.size(); ++DepIndex) {
+    const CFGBlock *Dep = Deps[DepIndex];
     auto It = R.body().BranchTaint.find(Dep);
     if (It == R.body().BranchTaint.end() || !It->second.depends())
       continue;
@@ -397,7 +415,9 @@ Engine::divergenceAt(const CallExpr *Collective) {
       continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).
-    auto Order = collectives::orderDifference(*this, FD, Dep);
+    auto Order =
+        collectives::orderDifference(*this, FD, Dep,
+                                     /*WholeJoin=*/DepIndex >= LiveDeps);
     if (!Order || Order->Here.Site != Collective)
       continue;
     Divergence D;

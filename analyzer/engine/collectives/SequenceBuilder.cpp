@@ -431,12 +431,14 @@ NodeRef functionSequence(Engine &E, const FunctionDecl *FD,
 
 NodeRef SequenceBuilder::function() { return walk(&F.cfg().getEntry(), {}).N; }
 
-std::vector<NodeRef> SequenceBuilder::arms(const CFGBlock *Branch) {
+std::vector<NodeRef> SequenceBuilder::arms(const CFGBlock *Branch,
+                                           bool WholeJoin) {
   std::vector<NodeRef> Out;
   bool Fresh = OnPath.insert(Branch).second;
   const CFGBlock *OuterArms = ArmsOf;
   ArmsOf = Branch;
-  const CFGBlock *Join = E.liveJoin(F.function(), Branch);
+  const CFGBlock *Join = WholeJoin ? F.immediatePostDominator(Branch)
+                                   : E.liveJoin(F.function(), Branch);
   llvm::SmallVector<const CFGBlock *, 1> Stops;
   if (Join)
     Stops.push_back(Join);

@@ -115,7 +115,10 @@ public:
   NodeRef function();
   /// Each successor of Branch up to the branch's join, in successor order
   /// (then / else, loop body / exit, switch cases).
-  std::vector<NodeRef> arms(const clang::CFGBlock *Branch);
+  /// WholeJoin: the arms meet where they do in the whole CFG, not in the
+  /// one without error paths (a status check the rank decides).
+  std::vector<NodeRef> arms(const clang::CFGBlock *Branch,
+                            bool WholeJoin = false);
   bool budgetHit() const { return BudgetHit; }
 
 private:
