@@ -36,6 +36,7 @@ namespace distlint {
 class Engine;
 class FunctionFacts;   // CFG, post-dominators, control dependence (cfg/)
 class AnalysisManager; // per-function and per-TU results (AnalysisManager.h)
+class ResidentResult;
 namespace collectives {
 struct Node;
 struct CalleeTrees;
@@ -213,6 +214,11 @@ private:
   // Collective questions (collectives/Questions.cpp).
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
+  /// Does Branch (of FD, resident as R) test the status of a project
+  /// function whose result the rank decides (an error path by shape only)?
+  bool statusDecidedByRank(const clang::FunctionDecl *FD,
+                           const ResidentResult &R,
+                           const clang::CFGBlock *Branch);
   std::vector<const clang::CallExpr *> callersOf(const clang::FunctionDecl *FD);
   /// FD's CFG without its states, for questions answered with AST nodes
   /// only: the resident body's facts when it is in memory, else a CFG built

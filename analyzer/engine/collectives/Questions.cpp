@@ -363,6 +363,66 @@ static bool testsMembershipOf(Engine &E, const CFGBlock *Branch,
   return Comm && membershipTested(E, Cond) == Comm;
 }
 
+namespace {
+/// The call whose status Cond tests: `f(..) != 0`, `!f(..)`, `f(..)`, or
+/// the same of a local initialized from the call (`int rc = f(..);`).
+const CallExpr *testedStatusCall(const Expr *Cond, ASTContext &Ctx) {
+  for (int Depth = 0; Cond && Depth < 6; ++Depth) {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(Cond))
+      return Call;
+    if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
+      Cond = U->getSubExpr();
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+               BO && BO->isComparisonOp()) {
+      // The side that is not a constant.
+      Cond = BO->getRHS()->isEvaluatable(Ctx) ? BO->getLHS() : BO->getRHS();
+    } else if (const auto *DR = dyn_cast<DeclRefExpr>(Cond)) {
+      const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+      Cond = VD && VD->hasLocalStorage() ? VD->getInit() : nullptr;
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+} // namespace
+
+bool Engine::statusDecidedByRank(const FunctionDecl *FD,
+                                 const ResidentResult &R,
+                                 const CFGBlock *Branch) {
+  const auto *Cond = dyn_cast_or_null<Expr>(
+      const_cast<CFGBlock *>(Branch)->getTerminatorCondition(true));
+  const CallExpr *Call = Cond ? testedStatusCall(Cond, Ctx) : nullptr;
+  const FunctionDecl *Callee = Call ? resolveCallee(Call) : nullptr;
+  // Only the project's own functions decide a status by design; whether a
+  // library call fails is never a function of the rank it is given.
+  if (!Callee || !Callee->hasBody() || !isUserCode(Callee) ||
+      isLibraryDecl(*this, Callee))
+    return false;
+  const FunctionSummary &Sum = summary(Callee);
+  if (Sum.ReturnVaries)
+    return Sum.ReturnVaries->Kind == VaryKind::Rank;
+  const CFGBlock *At = R.facts().blockOf(Call);
+  if (!At)
+    return false;
+  UniformityAnalysis U(*this, FD, *R);
+  VarState S = U.stateBefore(At, Call);
+  llvm::ArrayRef<const Expr *> Args = splitCall(Call, Callee).second;
+  for (unsigned I : Sum.ParamsToReturn) {
+    if (I >= Args.size())
+      continue;
+    Taint T = U.eval(Args[I], S);
+    if (T.Vary && T.Origin.Kind == VaryKind::Rank)
+      return true;
+    if (!T.Vary && T.Params)
+      if (auto Found = paramVaries(FD, T.Params, 0, /*ShapeOnly=*/false);
+          Found && Found->first.Kind == VaryKind::Rank)
+        return true;
+  }
+  return false;
+}
+
 std::optional<Engine::Divergence>
 Engine::divergenceAt(const CallExpr *Collective) {
   const FunctionDecl *FD = enclosingFunction(Collective);
@@ -387,20 +447,9 @@ Engine::divergenceAt(const CallExpr *Collective) {
   // the odd ranks by design) is no broken job but a rank class's path: its
   // early exit counts.
   const size_t LiveDeps = Deps.size();
-  for (const CFGBlock *Dep : R.body().errorPathDependencies(B)) {
-    auto It = R.body().BranchTaint.find(Dep);
-    if (It == R.body().BranchTaint.end())
-      continue;
-    const Taint &T = It->second;
-    std::optional<VaryKind> Kind;
-    if (T.Vary)
-      Kind = T.Origin.Kind;
-    else if (T.Params)
-      if (auto Found = paramVaries(FD, T.Params, 0, /*ShapeOnly=*/false))
-        Kind = Found->first.Kind;
-    if (Kind == VaryKind::Rank)
+  for (const CFGBlock *Dep : R.body().errorPathDependencies(B))
+    if (statusDecidedByRank(FD, R, Dep))
       Deps.push_back(Dep);
-  }
   for (size_t DepIndex = 0; DepIndex < Deps.size(); ++DepIndex) {
     const CFGBlock *Dep = Deps[DepIndex];
     auto It = R.body().BranchTaint.find(Dep);
