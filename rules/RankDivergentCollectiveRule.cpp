@@ -17,7 +17,11 @@ namespace distlint {
 
 void RankDivergentCollectiveRule::registerMatchers(MatchFinder &Finder) {
   // Functions and lambdas of user code; the engine walks their bodies.
-  Finder.addMatcher(functionDecl(isDefinition()).bind("function"), this);
+  // Members the compiler generates (implicit constructors of every template
+  // instantiation) hold no code the user wrote.
+  Finder.addMatcher(
+      functionDecl(isDefinition(), unless(isImplicit())).bind("function"),
+      this);
   Finder.addMatcher(lambdaExpr().bind("lambda"), this);
 }
 

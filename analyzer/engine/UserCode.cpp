@@ -73,8 +73,11 @@ bool isTaughtDecl(Engine &E, const Decl *D) {
 bool isAnalyzedStmt(Engine &E, const Stmt *S) {
   if (!S || !E.isUserCode(S->getBeginLoc()))
     return false;
+  // Not in the members the compiler generates (implicit constructors and
+  // assignments): no code the user wrote, and asking about them would
+  // analyze each one.
   if (const FunctionDecl *FD = E.enclosingFunction(S))
-    return !isLibraryDecl(E, FD);
+    return !FD->isImplicit() && !isLibraryDecl(E, FD);
   return true;
 }
 
