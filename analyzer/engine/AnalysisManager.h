@@ -109,9 +109,11 @@ struct FunctionResult {
   /// A struct returned by value, field by field (a rank-dependent offset
   /// beside a uniform size), when every return is a local or a braced list.
   /// A field without a value is what the TU-wide field facts say of it (a
-  /// local whose field this path does not know). Empty: not known.
+  /// local whose field this path does not know). Empty: not known. No
+  /// inline room: few functions return structs, and every function of the
+  /// TU keeps its result.
   llvm::SmallVector<std::pair<const clang::FieldDecl *, std::optional<Taint>>,
-                    4>
+                    0>
       ReturnFields;
   bool ReturnFieldsUnknown = false;
   /// Control taint of throws that leave the function.
