@@ -15,6 +15,7 @@ using namespace distlint::rt;
 
 extern "C" {
 typedef int cudaError_t;
+constexpr cudaError_t cudaSuccess = 0; // The runtime ABI's value.
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef int cudaMemcpyKind;
@@ -58,6 +59,8 @@ cudaError_t recordSync(void *HookFrame, OpCode Op, Call &&Real) {
   cudaError_t R = Real();
   ErrnoKeeper Keep;
   endSync(*T, H);
+  if (R == cudaSuccess)
+    settleAwaitedEvents();
   return R;
 }
 

@@ -176,6 +176,16 @@ void markCompleted(TraceWriter &T, uint64_t Slot) {
   progressSets(T.recordAt(Slot), StateCompleted, monotonicNs());
 }
 
+void settleAwaitedEvents() {
+  const DriverApi *Cuda = driverApi();
+  if (!Cuda)
+    return;
+  uint64_t Now = monotonicNs();
+  for (PendingEntry &E : Pending)
+    if (E.State.load(std::memory_order_relaxed) == PendingAwaitEvent)
+      checkEvent(E, Cuda, Now);
+}
+
 namespace {
 
 constexpr unsigned kMaxDeferred = 512;

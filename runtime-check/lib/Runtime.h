@@ -132,6 +132,11 @@ void endOpOnStream(OpHandle &H, int Result, bool Failed, void *Stream,
 void ncclGroupEnded(int Result);
 /// Marks a record completed (MPI request completion).
 void markCompleted(TraceWriter &T, uint64_t Slot);
+/// A host sync returned: the operations it waited for are done now, so
+/// their events are looked at at once instead of at the watchdog's next
+/// pass (by then the program may have destroyed the communicator or the
+/// context, and the completion could no longer be observed).
+void settleAwaitedEvents();
 
 /// Host synchronizations: counted per call-site, watched while blocked.
 struct SyncHandle {
