@@ -134,7 +134,7 @@ void MissingSetEpochRule::checkLoader(const LoaderFacts &F) {
     D.note(U->Collective->getBeginLoc(), "collective issued in every batch here");
     if (U->Size.Origin && U->Size.Origin->Loc.isValid())
       D.note(U->Size.Origin->Loc, "the size depends on %0",
-             {U->Size.Origin->What});
+             {U->Size.Origin->What.str()});
   }
   EpochVerdict V = epochVerdict(E, F);
   std::string FactoryLine =

@@ -60,9 +60,10 @@ static void noteOtherFile(Engine &E, FindingBuilder &Diag,
 
 static std::string originNote(const VaryOrigin &O) {
   if (O.Kind == VaryKind::Rank)
-    return O.What.empty() || O.What == "rank" ? "rank comes from here"
-                                              : O.What + " comes from here";
-  return "value differs between ranks: " + O.What;
+    return O.What.empty() || O.What == "rank"
+               ? "rank comes from here"
+               : O.What.str() + " comes from here";
+  return "value differs between ranks: " + O.What.str();
 }
 
 static const char *why(const VaryOrigin &O) {

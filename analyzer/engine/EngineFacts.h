@@ -10,6 +10,7 @@
 
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -38,8 +39,15 @@ enum class VaryKind : uint8_t {
 struct VaryOrigin {
   VaryKind Kind = VaryKind::Rank;
   clang::SourceLocation Loc;
-  std::string What; ///< e.g. "rank", "local tensor value", "local clock".
+  /// e.g. "rank", "local tensor value", "local clock"; text from
+  /// internOriginText (origins are copied with every abstract value, so
+  /// they hold no string of their own).
+  llvm::StringRef What;
 };
+
+/// A copy of What that lives as long as the process. The texts are few:
+/// fixed descriptions, API table details and launcher variable names.
+llvm::StringRef internOriginText(llvm::StringRef What);
 
 /// A lower bound PerWorld * W + Constant on an integer, W the world size.
 struct WorldLinearBound {

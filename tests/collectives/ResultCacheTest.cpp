@@ -81,8 +81,8 @@ struct Analyzed {
       Out += std::string(Marker) + ":";
       Out += E->collectiveAt(Call) ? " collective" : " plain";
       if (auto D = E->divergenceAt(Call))
-        Out += " diverges(" + D->Origin.What + (D->PassedAt ? ", passed" : "") +
-               ")";
+        Out += " diverges(" + D->Origin.What.str() +
+               (D->PassedAt ? ", passed" : "") + ")";
       for (const Engine::ArgumentMismatch &M : E->mismatchedArguments(Call))
         Out += std::string(" mismatch(") + agreedArgumentName(M.What) + ")";
       for (const clang::Expr *Arg : Call->arguments())

@@ -455,6 +455,18 @@ Engine::divergenceAt(const CallExpr *Collective) {
     auto It = R.body().BranchTaint.find(Dep);
     if (It == R.body().BranchTaint.end() || !It->second.depends())
       continue;
+    // A branch on parameters diverges only where some caller passes a
+    // varying argument (the first such branch is the one reported): ask
+    // that first, it is cheaper than comparing the arms.
+    std::optional<std::pair<VaryOrigin, const CallExpr *>> Passed;
+    if (!It->second.Vary) {
+      if (ByParam)
+        continue;
+      Passed = paramVaries(FD, It->second.Params, 0,
+                           /*ShapeOnly=*/It->second.ContentOnly);
+      if (!Passed)
+        continue;
+    }
     if (testsMembershipOf(*this, Dep, Collective))
       continue;
     // A counted loop that runs as often on every rank (uniform bounds, or a
@@ -491,13 +503,9 @@ Engine::divergenceAt(const CallExpr *Collective) {
       D.Origin = It->second.Origin;
       return D;
     }
-    if (!ByParam)
-      if (auto Found = paramVaries(FD, It->second.Params, 0,
-                                   /*ShapeOnly=*/It->second.ContentOnly)) {
-        D.Origin = Found->first;
-        D.PassedAt = Found->second;
-        ByParam = D;
-      }
+    D.Origin = Passed->first;
+    D.PassedAt = Passed->second;
+    ByParam = D;
   }
   if (ByParam)
     return ByParam;

@@ -123,10 +123,10 @@ struct Taint {
   bool IsRank = false;
 
   static Taint varying(VaryKind K, clang::SourceLocation Loc,
-                       std::string What) {
+                       llvm::StringRef What) {
     Taint T;
     T.Vary = true;
-    T.Origin = VaryOrigin{K, Loc, std::move(What)};
+    T.Origin = VaryOrigin{K, Loc, internOriginText(What)};
     return T;
   }
   static Taint constant(int64_t V) {

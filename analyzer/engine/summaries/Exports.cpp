@@ -215,7 +215,7 @@ public:
       api::ProjectFact F =
           factAt(O.Kind == VaryKind::Rank ? api::Role::RankSource
                                           : api::Role::LocalDataSource,
-                 O.What.empty() ? std::string("rank") : O.What, O.Loc);
+                 O.What.empty() ? std::string("rank") : O.What.str(), O.Loc);
       F.Out = Out_;
       return F;
     };
