@@ -101,6 +101,46 @@ void collectVarRefs(const Stmt *S,
     collectVarRefs(C, Out);
 }
 
+void collectBodyCalls(const FunctionDecl *FD,
+                      llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  llvm::SmallVector<const Stmt *, 32> Work;
+  auto PushChildren = [&](auto &&Children) {
+    size_t First = Work.size();
+    for (const Stmt *Child : Children)
+      Work.push_back(Child);
+    std::reverse(Work.begin() + First, Work.end()); // Source order.
+  };
+  Work.push_back(FD->getBody());
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD)) {
+    llvm::SmallVector<const Stmt *, 8> Inits;
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      Inits.push_back(I->getInit());
+    PushChildren(Inits);
+  }
+  // An explicit stack: bodies can nest deeper than the thread's stack allows.
+  while (!Work.empty()) {
+    const Stmt *Cur = Work.pop_back_val();
+    if (!Cur)
+      continue;
+    if (const auto *L = dyn_cast<LambdaExpr>(Cur)) {
+      llvm::SmallVector<const Stmt *, 4> Inits(L->capture_inits());
+      PushChildren(Inits);
+      continue;
+    }
+    if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr>(Cur))
+      continue;
+    // An OpenMP region's body sits in a captured statement, whose children
+    // are only what it captures.
+    if (const auto *CS = dyn_cast<CapturedStmt>(Cur)) {
+      Work.push_back(CS->getCapturedStmt());
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(Cur))
+      Out.push_back(Call);
+    PushChildren(Cur->children());
+  }
+}
+
 void collectVarDecls(const Stmt *S,
                      llvm::SmallVectorImpl<const VarDecl *> &Out) {
   // An explicit stack: bodies can nest deeper than the thread's stack allows.

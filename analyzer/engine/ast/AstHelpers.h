@@ -49,6 +49,12 @@ void collectVarRefs(const clang::Stmt *S,
 void collectVarDecls(const clang::Stmt *S,
                      llvm::SmallVectorImpl<const clang::VarDecl *> &Out);
 
+/// Every call a function's body (and a constructor's member initializers)
+/// makes itself, in source order: not those of the lambdas and local
+/// classes it defines (functions of their own), nor in unevaluated operands.
+void collectBodyCalls(const clang::FunctionDecl *FD,
+                      llvm::SmallVectorImpl<const clang::CallExpr *> &Out);
+
 /// A class named Tensor or TensorBase (at::Tensor and look-alikes).
 bool isTensorType(clang::QualType T);
 /// A tensor or a container of tensors (vector, ArrayRef, optional...).

@@ -282,28 +282,27 @@ FactsRef Engine::cfgOnly(const FunctionDecl *FD,
 
 std::vector<CollectiveSite> Engine::collectiveSites(const FunctionDecl *FD) {
   std::vector<CollectiveSite> Out;
-  // Only the calls are needed: a dropped body is not re-analyzed for them.
-  std::unique_ptr<FunctionFacts> Transient;
-  FactsRef Facts = cfgOnly(FD, Transient);
-  if (!Facts)
+  P->prepare();
+  const FunctionResult *R = P->analyze(FD);
+  if (!R || !R->HasCfg)
     return Out;
   // While the body is in memory: FD's callers ask for its summary later,
   // when it may have been dropped and would be rebuilt for it.
-  if (!Transient && P->analyze(FD)->Called)
+  if (R->Body && R->Called)
     fillCollectiveFacts(FD);
-  llvm::SmallPtrSet<const CallExpr *, 16> Seen;
-  for (const CFGBlock *B : Facts->reversePostOrder())
-    for (const CFGElement &El : *B)
-      if (auto CS = El.getAs<CFGStmt>())
-        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
-          if (Seen.insert(Call).second)
-            if (auto Site = collectiveAt(Call))
-              if (!isOnSubCommunicator(Call))
-                Out.push_back(*Site);
-  std::sort(Out.begin(), Out.end(),
-            [](const CollectiveSite &A, const CollectiveSite &B) {
-              return A.Call->getBeginLoc() < B.Call->getBeginLoc();
-            });
+  // Only the calls are needed, from the syntax: a dropped body is neither
+  // re-analyzed nor its CFG rebuilt for them.
+  const FunctionDecl *Def = FD->getDefinition();
+  llvm::SmallVector<const CallExpr *, 32> Calls;
+  collectBodyCalls(Def ? Def : FD, Calls);
+  for (const CallExpr *Call : Calls)
+    if (auto Site = collectiveAt(Call))
+      if (!isOnSubCommunicator(Call))
+        Out.push_back(*Site);
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const CollectiveSite &A, const CollectiveSite &B) {
+                     return A.Call->getBeginLoc() < B.Call->getBeginLoc();
+                   });
   return Out;
 }
 
