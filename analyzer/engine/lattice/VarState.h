@@ -111,8 +111,8 @@ inline void mergeWithInitialValue(Taint &T) {
 
 /// Merges the states of two control-flow paths (Taint::mergePaths per
 /// variable present on both).
-inline VarState mergePathStates(const VarState &A, const VarState &B) {
-  VarState Out = A;
+/// In place: Out becomes the merge of Out and B.
+inline void mergePathStatesInto(VarState &Out, const VarState &B) {
   for (auto It = Out.begin(); It != Out.end();) {
     if (!B.count(It->first)) {
       if (It->first.isPart()) {
@@ -135,6 +135,10 @@ inline VarState mergePathStates(const VarState &A, const VarState &B) {
       It->second.mergePaths(T);
     }
   }
+}
+inline VarState mergePathStates(const VarState &A, const VarState &B) {
+  VarState Out = A;
+  mergePathStatesInto(Out, B);
   return Out;
 }
 

@@ -102,7 +102,10 @@ struct UniformityProblem {
         makeSingleRank(OneRank);
         Out = &OneRank;
       }
-      In = First ? *Out : mergePathStates(In, *Out);
+      if (First)
+        In = *Out;
+      else
+        mergePathStatesInto(In, *Out);
       First = false;
     }
     // Decided once all paths into the block are merged.
@@ -159,25 +162,26 @@ void UniformityAnalysis::runRounds(int Rounds) {
                                                   P.Limits.WidenAfter});
     if (Sol.BudgetHit)
       P.Limits.hit("solver visits", FD ? FD->getNameAsString() : "<global>");
-    llvm::DenseMap<const CFGBlock *, VarState> Out;
+    // The solution is this round's own: its states move, not copy.
     R.Body->In = llvm::DenseMap<const CFGBlock *, VarState>(RPO.size());
-    for (const CFGBlock *B : RPO) {
-      R.Body->In[B] = Sol.in(B);
-      Out[B] = Sol.out(B);
-    }
+    for (const CFGBlock *B : RPO)
+      R.Body->In[B] = std::move(Sol.In[B->getBlockID()]);
+    auto Out = [&Sol](const CFGBlock *B) -> const VarState & {
+      return Sol.out(B);
+    };
     // Branch conditions at the end of their block.
     llvm::DenseMap<const CFGBlock *, Taint> NewBranch;
     for (const CFGBlock *B : RPO) {
       const Stmt *Cond = B->getTerminatorCondition(/*StripParens=*/true);
       if (!Cond || !isa<Expr>(Cond))
         continue;
-      NewBranch[B] = eval(cast<Expr>(Cond), Out[B]);
+      NewBranch[B] = eval(cast<Expr>(Cond), Out(B));
       // A range-for runs once per element: the same number of times on
       // every rank when only the elements differ, not the length.
       if (const auto *FR =
               dyn_cast_or_null<CXXForRangeStmt>(B->getTerminatorStmt()))
         if (const Expr *Range = FR->getRangeInit()) {
-          Taint RT = eval(Range, Out[B]);
+          Taint RT = eval(Range, Out(B));
           if (!RT.depends() || (RT.Vary && RT.ContentOnly && !RT.Params)) {
             Taint Same;
             Same.UniformContent = true;
@@ -203,7 +207,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
       VarState S = R.Body->In[B];
       for (const CFGElement &El : *B)
         transfer(El, S, Ctl[B]);
-      R.Body->AllPoints = mergePathStates(R.Body->AllPoints, S);
+      mergePathStatesInto(R.Body->AllPoints, S);
     }
     bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)
