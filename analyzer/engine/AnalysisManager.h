@@ -120,7 +120,15 @@ struct FunctionResult {
   Taint ThrowTaint;
   /// Branch taints (by block ID) the last round of the data-flow ran under,
   /// those that depend on anything: rebuilding the body starts from them.
-  std::vector<std::pair<unsigned, Taint>> ControlSeed;
+  /// Kept for every function of the TU, so only what a branch's control
+  /// gives the values under it (Taint::addControl), not whole taints.
+  struct SeedBranch {
+    unsigned BlockId = 0;
+    bool Vary = false;
+    VaryOrigin Origin;
+    uint64_t Params = 0;
+  };
+  llvm::SmallVector<SeedBranch, 0> ControlSeed;
   /// Pointer/reference parameters the function writes with values that do
   /// not vary by themselves: all-reduced / broadcast in place (directly or
   /// through helpers), or assigned from other parameters (FromParams).

@@ -130,16 +130,21 @@ struct UniformityProblem {
 void UniformityAnalysis::run() { runRounds(P.Limits.BranchRounds); }
 
 void UniformityAnalysis::rerun(
-    llvm::ArrayRef<std::pair<unsigned, Taint>> ControlSeed) {
+    llvm::ArrayRef<FunctionResult::SeedBranch> ControlSeed) {
   // Block IDs name the same blocks in every CFG Clang builds of the body.
   const CFG &Graph = R.Body->Facts->cfg();
   std::vector<const CFGBlock *> ById(Graph.getNumBlockIDs());
   for (const CFGBlock *B : Graph)
     ById[B->getBlockID()] = B;
   R.Body->BranchTaint.clear();
-  for (const auto &[Id, T] : ControlSeed)
-    if (Id < ById.size() && ById[Id])
-      R.Body->BranchTaint[ById[Id]] = T;
+  for (const FunctionResult::SeedBranch &Seed : ControlSeed)
+    if (Seed.BlockId < ById.size() && ById[Seed.BlockId]) {
+      Taint T;
+      T.Vary = Seed.Vary;
+      T.Origin = Seed.Origin;
+      T.Params = Seed.Params;
+      R.Body->BranchTaint[ById[Seed.BlockId]] = T;
+    }
   runRounds(1);
 }
 
@@ -223,9 +228,12 @@ void UniformityAnalysis::runRounds(int Rounds) {
     // round's states again (rerun). Branches that depend on nothing add
     // nothing to a control taint.
     R.ControlSeed.clear();
+    R.ControlSeed.reserve(
+        llvm::count_if(R.Body->BranchTaint,
+                       [](const auto &BT) { return BT.second.depends(); }));
     for (const auto &[B, T] : R.Body->BranchTaint)
       if (T.depends())
-        R.ControlSeed.push_back({B->getBlockID(), T});
+        R.ControlSeed.push_back({B->getBlockID(), T.Vary, T.Origin, T.Params});
     // Sized to fit: a DenseMap that grows starts at 64 buckets.
     R.Body->BranchTaint = llvm::DenseMap<const CFGBlock *, Taint>(
         NewBranch.begin(), NewBranch.end());

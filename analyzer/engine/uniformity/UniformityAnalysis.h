@@ -44,7 +44,7 @@ public:
   void run();
   /// The last round of an earlier run() again, from the control taint it
   /// ran under (FunctionResult::ControlSeed): the same states, one round.
-  void rerun(llvm::ArrayRef<std::pair<unsigned, Taint>> ControlSeed);
+  void rerun(llvm::ArrayRef<FunctionResult::SeedBranch> ControlSeed);
   /// Replays B's elements up to (not including) the one that is or
   /// contains Target; returns the state there.
   VarState stateBefore(const clang::CFGBlock *B, const clang::Stmt *Target);
