@@ -334,6 +334,9 @@ llvm::StringRef inPlaceMarkerName();
 /// The macro that names "no communicator" (what a split hands the ranks
 /// that are not members).
 llvm::StringRef nullCommunicatorName();
+/// The macro that names the communicator of the calling process alone: a
+/// collective on it waits for nobody else.
+llvm::StringRef selfCommunicatorName();
 /// The macros an inter-communicator collective's root group passes as root
 /// (the root itself, the others of its group): where a rank passes one,
 /// the roots differ by design.

@@ -161,6 +161,32 @@ const ApiEntry Rows[] = {
     {F, Role::CommDerive, "MPI_Intercomm_merge", A.comm(0).out(2)},
     {F, Role::CommSplit, "MPI_Cart_sub", A.comm(0).out(2)},
 
+    // Collective I/O: collective over the communicator the file was opened
+    // on, which the file handle stands for (its membership too: a file
+    // opened on MPI_COMM_SELF is the caller's alone). Counts and offsets
+    // are each rank's own; what is read differs per rank.
+    {F, Role::Collective, "MPI_File_open", A.comm(0)},
+    {F, Role::CommDerive, "MPI_File_open", A.comm(0).out(4)},
+    {F, Role::Collective, "MPI_File_close", A.comm(0)},
+    {F, Role::Collective, "MPI_File_set_view", A.comm(0)},
+    {F, Role::Collective, "MPI_File_set_size", A.comm(0)},
+    {F, Role::Collective, "MPI_File_preallocate", A.comm(0)},
+    {F, Role::Collective, "MPI_File_sync", A.comm(0)},
+    {F, Role::Collective, "MPI_File_set_atomicity", A.comm(0)},
+    {F, Role::Collective, "MPI_File_read_all", A.comm(0).recvVaries(1)},
+    {F, Role::Collective, "MPI_File_write_all", A.comm(0).send(1)},
+    {F, Role::Collective, "MPI_File_read_at_all", A.comm(0).recvVaries(2)},
+    {F, Role::Collective, "MPI_File_write_at_all", A.comm(0).send(2)},
+    {F, Role::Collective, "MPI_File_read_ordered", A.comm(0).recvVaries(1)},
+    {F, Role::Collective, "MPI_File_write_ordered", A.comm(0).send(1)},
+    {F, Role::Collective, "MPI_File_iread_all",
+     A.comm(0).recvVaries(1).request(4)},
+    {F, Role::Collective, "MPI_File_iwrite_all", A.comm(0).send(1).request(4)},
+    {F, Role::Collective, "MPI_File_iread_at_all",
+     A.comm(0).recvVaries(2).request(5)},
+    {F, Role::Collective, "MPI_File_iwrite_at_all",
+     A.comm(0).send(2).request(5)},
+
     // MPI_Init/MPI_Finalize are collective in the standard but are left out:
     // every rank-conditional early exit would otherwise be reported a second
     // time at MPI_Finalize (and leaving main without it is a job abort).
@@ -213,6 +239,7 @@ const ApiEntry Rows[] = {
 
 llvm::StringRef inPlaceMarkerName() { return "MPI_IN_PLACE"; }
 llvm::StringRef nullCommunicatorName() { return "MPI_COMM_NULL"; }
+llvm::StringRef selfCommunicatorName() { return "MPI_COMM_SELF"; }
 llvm::ArrayRef<llvm::StringRef> interRootMarkerNames() {
   static const llvm::StringRef Names[] = {"MPI_ROOT", "MPI_PROC_NULL"};
   return Names;

@@ -121,8 +121,9 @@ bool fits(const ApiEntry &E, llvm::StringRef Field, const ParmVarDecl *Param,
   QualType T = Param->getType();
   bool Ok = true;
   if (Field == "Comm")
+    // A file handle stands for the communicator it was opened on.
     Ok = contains(T, "MPI_Comm") || contains(T, "ncclComm_t") ||
-         contains(T, "ProcessGroup");
+         contains(T, "ProcessGroup") || contains(T, "MPI_File");
   else if (Field == "DType")
     Ok = contains(T, "MPI_Datatype") || contains(T, "ncclDataType_t");
   else if (Field == "Op")

@@ -33,6 +33,9 @@ bool Engine::isSubCommunicator(const Expr *Comm) {
   if (!Comm)
     return false;
   P->prepare();
+  // The caller's own communicator: its collectives wait for nobody else.
+  if (mayExpandMacro(Comm, api::selfCommunicatorName(), Ctx))
+    return true;
   if (const VarDecl *VD = baseVar(Comm))
     if (P->Tu.isSubCommunicator(VD))
       return true;

@@ -61,6 +61,8 @@ public:
       U.P.Tu.noteSubCommunicator(VD);
   }
   bool isSubCommunicator(const Expr *Comm) override {
+    if (mayExpandMacro(Comm, api::selfCommunicatorName(), U.E.context()))
+      return true;
     const VarDecl *VD = baseVar(Comm);
     return VD && U.P.Tu.isSubCommunicator(VD);
   }

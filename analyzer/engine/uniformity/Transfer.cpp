@@ -412,6 +412,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
           if (const VarDecl *Src = baseVar(Init);
               Src && P.Tu.isSubCommunicator(Src))
             P.Tu.noteSubCommunicator(VD);
+          if (mayExpandMacro(Init, api::selfCommunicatorName(), E.context()))
+            P.Tu.noteSubCommunicator(VD);
           if (const auto *IC = dyn_cast<CallExpr>(strip(Init)))
             if (E.apiRole(IC, Role::CommSplit))
               P.Tu.noteSubCommunicator(VD);
