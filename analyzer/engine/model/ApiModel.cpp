@@ -25,8 +25,10 @@ Taint rankValue(SourceLocation Loc, std::string What = "rank") {
 /// The rank a process has in the communicator of the call (not a known
 /// sub-communicator, whose ranks are not the world's).
 Taint ownRank(const CallModelContext &C, ModelEnv &Env) {
-  Taint T = rankValue(C.loc());
   const Expr *Comm = C.Receiver ? C.Receiver : C.arg(C.Row.Args.Comm);
+  if (Comm && Env.isSelfCommunicator(Comm))
+    return Taint::constant(0);
+  Taint T = rankValue(C.loc());
   T.IsRank = !(Comm && Env.isSubCommunicator(Comm));
   return T;
 }
@@ -42,6 +44,8 @@ Taint worldSizeValue() {
 Taint communicatorSize(const CallModelContext &C, ModelEnv &Env) {
   Taint T = worldSizeValue();
   const Expr *Comm = C.Receiver ? C.Receiver : C.arg(C.Row.Args.Comm);
+  if (Comm && Env.isSelfCommunicator(Comm))
+    return Taint::constant(1);
   if (Comm && Env.isSubCommunicator(Comm))
     T.Range = IntRange{{0, 1}, {1, 0}};
   return T;

@@ -60,8 +60,11 @@ public:
     if (const VarDecl *VD = baseVar(Out))
       U.P.Tu.noteSubCommunicator(VD);
   }
+  bool isSelfCommunicator(const Expr *Comm) override {
+    return mayExpandMacro(Comm, api::selfCommunicatorName(), U.E.context());
+  }
   bool isSubCommunicator(const Expr *Comm) override {
-    if (mayExpandMacro(Comm, api::selfCommunicatorName(), U.E.context()))
+    if (isSelfCommunicator(Comm))
       return true;
     const VarDecl *VD = baseVar(Comm);
     return VD && U.P.Tu.isSubCommunicator(VD);

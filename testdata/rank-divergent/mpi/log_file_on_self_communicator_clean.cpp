@@ -1,7 +1,9 @@
 // Rank 0 appends to a log with collective MPI-IO, but on MPI_COMM_SELF: a
 // file opened on the caller's own communicator is the caller's alone, so
 // its open, write and close wait for nobody. The barrier on a copy of
-// MPI_COMM_SELF under a rank-local test waits for nobody either.
+// MPI_COMM_SELF under a rank-local test waits for nobody either, and every
+// process is rank 0 of the one process of MPI_COMM_SELF, so the world
+// barrier under that test is issued by every rank.
 // run: mpi clean
 #include <mpi.h>
 #include <cstdio>
@@ -19,6 +21,11 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int self_rank = -1, self_size = 0;
+  MPI_Comm_rank(MPI_COMM_SELF, &self_rank);
+  MPI_Comm_size(MPI_COMM_SELF, &self_size);
+  if (self_rank == 0 && self_size == 1)
+    MPI_Barrier(MPI_COMM_WORLD);
   MPI_Comm self = MPI_COMM_SELF;
   double loss = 1.0 / (rank + 1), sum = 0;
   for (int step = 0; step < 5; ++step) {
