@@ -228,6 +228,9 @@ public:
   /// Engine::enclosingFunction's last answers, by statement address.
   std::array<std::pair<const clang::Stmt *, const clang::FunctionDecl *>, 256>
       EnclosingMemo{};
+  /// Functions that return a sub-communicator on every path (asked at each
+  /// call whose value is kept: answered once per function).
+  llvm::DenseMap<const clang::FunctionDecl *, bool> ReturnsSubCommunicator;
   std::vector<const clang::FunctionDecl *> UserFunctions;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionResult>>
       Results;

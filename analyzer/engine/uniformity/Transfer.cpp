@@ -260,9 +260,54 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
 /// (clocks, random numbers) vary and get no name.
 /// Every call in X names its callee (none through a function pointer,
 /// whose target the expression would not fix).
+bool UniformityAnalysis::returnsSubCommunicator(const Expr *X) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(X ? strip(X) : nullptr);
+  const FunctionDecl *Callee = Call ? E.resolveCallee(Call) : nullptr;
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || !isTaughtDecl(E, Def) ||
+      !Def->getReturnType()->isScalarType() ||
+      Def->getReturnType()->isBooleanType() ||
+      Def->getReturnType()->isFloatingType())
+    return false;
+  if (auto Known = P.ReturnsSubCommunicator.find(Def);
+      Known != P.ReturnsSubCommunicator.end())
+    return Known->second;
+  // Its analysis notes its splits in the TU facts; one still running (a
+  // recursion) is asked again once it is done.
+  FunctionResult *R = P.analyze(Def);
+  if (!R || R->Analyzing)
+    return false;
+  bool Answer = returnsOnlySubCommunicators(Def);
+  P.ReturnsSubCommunicator[Def] = Answer;
+  return Answer;
+}
+
+bool UniformityAnalysis::returnsOnlySubCommunicators(const FunctionDecl *Def) {
+  // Every value it returns is a sub-communicator (`MPI_Comm c;
+  // MPI_Comm_split(..., &c); return c;`): so is what the caller keeps.
+  llvm::SmallVector<const Stmt *, 32> Work{Def->getBody()};
+  unsigned Returns = 0;
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      const VarDecl *V = R->getRetValue() ? baseVar(R->getRetValue()) : nullptr;
+      if (!V || !P.Tu.isSubCommunicator(V))
+        return false;
+      ++Returns;
+      continue;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Returns > 0;
+}
+
 void UniformityAnalysis::noteSubCommunicatorCopy(const BinaryOperator *B) {
   const VarDecl *Src = baseVar(B->getRHS());
-  if (!Src || !P.Tu.isSubCommunicator(Src))
+  if (!(Src && P.Tu.isSubCommunicator(Src)) &&
+      !returnsSubCommunicator(B->getRHS()))
     return;
   ASTContext &Ctx = E.context();
   if (!Ctx.hasSameUnqualifiedType(B->getLHS()->getType(),
@@ -415,7 +460,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
           if (mayExpandMacro(Init, api::selfCommunicatorName(), E.context()))
             P.Tu.noteSubCommunicator(VD);
           if (const auto *IC = dyn_cast<CallExpr>(strip(Init)))
-            if (E.apiRole(IC, Role::CommSplit))
+            if (E.apiRole(IC, Role::CommSplit) || returnsSubCommunicator(IC))
               P.Tu.noteSubCommunicator(VD);
         } else {
           T.UniformContent = !isTensorType(VD->getType());

@@ -122,6 +122,10 @@ private:
   /// `c = sub` or `*out = sub`: a copy of a sub-communicator is one too
   /// (through a pointer parameter: the callers' communicator it points to).
   void noteSubCommunicatorCopy(const clang::BinaryOperator *Assign);
+  /// X calls a project function that returns a sub-communicator on every
+  /// path.
+  bool returnsSubCommunicator(const clang::Expr *X);
+  bool returnsOnlySubCommunicators(const clang::FunctionDecl *Def);
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
   void markUniform(const clang::Expr *Buffer, VarState &S);
