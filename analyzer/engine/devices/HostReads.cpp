@@ -200,12 +200,19 @@ bool isOverwritten(Engine &E, const Expr *Use) {
 bool handedToOpaqueCall(Engine &E, const Expr *Use) {
   const Stmt *Child = Use;
   const Stmt *P = E.parentStmt(Use);
+  bool CopiedOut = false;
   while (P && isa<ImplicitCastExpr, ParenExpr>(P)) {
+    // A value passed by copy (`std::isfinite(h)`) is read here: only a
+    // buffer handed by address can be another call's to fill or read later.
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P);
+        Cast && Cast->getCastKind() == CK_LValueToRValue &&
+        !Cast->getType()->isPointerType())
+      CopiedOut = true;
     Child = P;
     P = E.parentStmt(P);
   }
   const auto *Call = dyn_cast_or_null<CallExpr>(P);
-  if (!Call || Call->getCallee() == Child)
+  if (!Call || Call->getCallee() == Child || CopiedOut)
     return false;
   // An operator of a host container (`host[0]`, `*it`) reads it here.
   if (isa<CXXOperatorCallExpr>(Call))

@@ -286,6 +286,40 @@ bool isBenchmarkLoop(Engine &E, const Stmt *Loop) {
          !queuesDeviceWork(E, Loop);
 }
 
+namespace {
+/// Does S hold (or call, through user functions) a training loop that
+/// communicates in every iteration? Gradient-accumulation micro-steps do not
+/// communicate (that is their point); the batches of an epoch do.
+bool holdsCommunicatingLoop(Engine &E, const Stmt *S, const Stmt *Outer,
+                            llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (S != Outer && isLoopStmt(S) && E.isTrainingLoop(S) &&
+      iterationReaches(E, S, api::Role::Collective))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *U = userDefinition(E, E.resolveCallee(Call));
+        U && Seen.size() < 8 && Seen.insert(U).second &&
+        holdsCommunicatingLoop(E, U->getBody(), nullptr, Seen))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (holdsCommunicatingLoop(E, Child, Outer, Seen))
+      return true;
+  return false;
+}
+
+/// An epoch loop: its iterations run a nested loop whose iterations
+/// communicate, so what it runs besides (a metric all-reduce, a checkpoint)
+/// runs once per epoch.
+bool isEpochLoop(Engine &E, const Stmt *Loop) {
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  for (const Stmt *Part : iterationParts(Loop))
+    if (holdsCommunicatingLoop(E, Part, Loop, Seen))
+      return true;
+  return false;
+}
+} // namespace
+
 bool isStepLoop(Engine &E, const Stmt *Loop) {
   auto &Memo = state(E).Step;
   auto It = Memo.find(Loop);
@@ -293,7 +327,7 @@ bool isStepLoop(Engine &E, const Stmt *Loop) {
     return It->second;
   bool Result = false;
   if ((E.isTrainingLoop(Loop) || queuesDeviceWork(E, Loop)) &&
-      !isBenchmarkLoop(E, Loop))
+      !isBenchmarkLoop(E, Loop) && !isEpochLoop(E, Loop))
     for (const Stmt *Part : iterationParts(Loop))
       if (stepIn(E, Part, Loop)) {
         Result = true;
