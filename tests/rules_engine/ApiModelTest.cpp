@@ -88,6 +88,10 @@ public:
   void noteSubCommunicator(const Expr *Out) override {
     SubComms.push_back(Out);
   }
+  std::vector<const Expr *> OtherComms;
+  void noteOtherCommunicator(const Expr *Out) override {
+    OtherComms.push_back(Out);
+  }
   bool isSubCommunicator(const Expr *Comm) override {
     return llvm::is_contained(SubComms, Comm);
   }
@@ -343,11 +347,23 @@ TEST_F(ApiModelTest, CommDeriveKeepsTheMembershipOfItsSource) {
   RecordingEnv Env;
   effects(Role::CommDerive, St, Derive, Env);
   EXPECT_TRUE(Env.SubComms.empty()) << "a copy of a whole communicator";
+  ASSERT_EQ(Env.OtherComms.size(), 1u);
+  EXPECT_EQ(Env.OtherComms[0], St.Args[2]);
   Env.SubComms.push_back(St.Args[0]);
   effects(Role::CommDerive, St, Derive, Env);
   ASSERT_EQ(Env.SubComms.size(), 2u);
   EXPECT_EQ(Env.SubComms[1], St.Args[2]) << "a copy of a sub-communicator";
+  EXPECT_EQ(Env.OtherComms.size(), 1u);
   EXPECT_EQ(modelOf(Role::CommDerive).Return, nullptr);
+}
+
+TEST_F(ApiModelTest, CommInitCreatesACommunicatorOfTheJob) {
+  Site St = site("@split", "split");
+  RecordingEnv Env;
+  effects(Role::CommInit, St, row(Role::CommInit, A.out(2)), Env);
+  EXPECT_TRUE(Env.SubComms.empty());
+  ASSERT_EQ(Env.OtherComms.size(), 1u);
+  EXPECT_EQ(Env.OtherComms[0], St.Args[2]);
 }
 
 TEST_F(ApiModelTest, CopyWritesItsDestinationByTheKindArgument) {
@@ -418,11 +434,11 @@ TEST_F(ApiModelTest, ShapeQueryReadsTheShapeNotTheContents) {
 // answered by other engine questions (sequences, syncs, timeouts, loaders).
 TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
   const std::set<Role> WithTransfers = {
-      Role::Collective,      Role::RankSource,      Role::WorldSizeSource,
-      Role::LocalDataSource, Role::TensorRead,      Role::EnvRead,
-      Role::Parse,           Role::CommSplit,       Role::HostWaitOnDevice,
-      Role::UniformValue,    Role::ShapeQuery,      Role::CommDerive,
-      Role::StoreRead,       Role::ObjectAllocation};
+      Role::Collective,      Role::RankSource,       Role::WorldSizeSource,
+      Role::LocalDataSource, Role::TensorRead,       Role::EnvRead,
+      Role::Parse,           Role::CommSplit,        Role::HostWaitOnDevice,
+      Role::UniformValue,    Role::ShapeQuery,       Role::CommDerive,
+      Role::StoreRead,       Role::ObjectAllocation, Role::CommInit};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

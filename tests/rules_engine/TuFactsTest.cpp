@@ -45,9 +45,10 @@ Taint constant(int64_t V) { return Taint::constant(V); }
 
 /// One write the data-flow may note.
 struct Write {
-  enum Kind { Global, FieldVaries, FieldValue, SubComm } K;
+  enum Kind { Global, FieldVaries, FieldValue, SubComm, SubCommField } K;
   unsigned Target;
   Taint Value;
+  bool Sub = false; ///< SubCommField: a sub-communicator written.
   bool applyTo(TuFacts &F) const {
     switch (K) {
     case Global:
@@ -58,6 +59,8 @@ struct Write {
       return F.noteFieldValue(field(Target), Value);
     case SubComm:
       return F.noteSubCommunicator(var(Target + 8));
+    case SubCommField:
+      return F.noteFieldCommunicator(field(Target + 8), Sub);
     }
     return false;
   }
@@ -75,6 +78,9 @@ std::vector<Write> writes() {
     }
   Out.push_back({Write::SubComm, 0, Taint()});
   Out.push_back({Write::SubComm, 1, Taint()});
+  for (unsigned T = 0; T < 2; ++T)
+    for (bool Sub : {true, false, true})
+      Out.push_back({Write::SubCommField, T, Taint(), Sub});
   return Out;
 }
 
@@ -167,6 +173,23 @@ TEST(TuFacts, AFieldWrittenOnlyTheRankHoldsTheRank) {
   EXPECT_FALSE(F.fieldIsRank(field(3)));
   EXPECT_FALSE(F.noteFieldVaries(field(4), constant(1))); // Not varying.
   EXPECT_EQ(F.fieldVary(field(4)), nullptr);
+}
+
+TEST(TuFacts, AFieldHoldsASubCommunicatorOnlyIfEveryWriteIsOne) {
+  TuFacts F, G;
+  EXPECT_FALSE(F.isSubCommunicatorField(field(7))); // Nothing written.
+  EXPECT_TRUE(F.noteFieldCommunicator(field(7), true));
+  EXPECT_TRUE(F.isSubCommunicatorField(field(7)));
+  EXPECT_FALSE(F.noteFieldCommunicator(field(7), true));
+  EXPECT_TRUE(F.noteFieldCommunicator(field(7), false)); // Falls, once.
+  EXPECT_FALSE(F.isSubCommunicatorField(field(7)));
+  EXPECT_FALSE(F.noteFieldCommunicator(field(7), true));
+  EXPECT_FALSE(F.isSubCommunicatorField(field(7)));
+  // The world written first: a later split does not make it one.
+  G.noteFieldCommunicator(field(7), false);
+  G.noteFieldCommunicator(field(7), true);
+  EXPECT_FALSE(G.isSubCommunicatorField(field(7)));
+  EXPECT_TRUE(F == G);
 }
 
 TEST(TuFacts, ACounterFieldWidensOnceToUnknown) {

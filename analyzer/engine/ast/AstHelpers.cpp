@@ -57,6 +57,15 @@ const VarDecl *fieldBase(const MemberExpr *M) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+const FieldDecl *accessedField(const Expr *E) {
+  E = strip(E);
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    E = strip(U->getSubExpr());
+  const auto *M = dyn_cast_or_null<MemberExpr>(E);
+  return M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+}
+
 const VarDecl *baseVar(const Expr *E) {
   E = strip(E);
   while (E) {

@@ -30,6 +30,10 @@ const clang::Expr *stripValue(const clang::Expr *E);
 /// `&x`, `x[i]`, `*p` (p), `x.f` (x), `x.method()` (x).
 const clang::VarDecl *baseVar(const clang::Expr *E);
 
+/// The field an access designates: `x.f`, `p->f`, `this->f`, `&x.f`;
+/// null otherwise.
+const clang::FieldDecl *accessedField(const clang::Expr *E);
+
 /// The variable a field access starts from: `v` in `v.f` and `v->f` (not
 /// `a[i].f` or `v.g.f`); null otherwise.
 const clang::VarDecl *fieldBase(const clang::MemberExpr *M);

@@ -36,6 +36,9 @@ bool Engine::isSubCommunicator(const Expr *Comm) {
   // The caller's own communicator: its collectives wait for nobody else.
   if (mayExpandMacro(Comm, api::selfCommunicatorName(), Ctx))
     return true;
+  if (const FieldDecl *F = accessedField(Comm);
+      F && P->Tu.isSubCommunicatorField(F))
+    return true;
   if (const VarDecl *VD = baseVar(Comm))
     if (P->Tu.isSubCommunicator(VD))
       return true;

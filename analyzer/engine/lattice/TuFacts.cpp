@@ -80,6 +80,16 @@ bool TuFacts::noteSubCommunicator(const VarDecl *VD) {
   return SubComms.insert(VD).second && grew();
 }
 
+bool TuFacts::noteFieldCommunicator(const FieldDecl *F, bool Sub) {
+  auto [It, First] = SubCommFields.try_emplace(F, Sub);
+  if (First)
+    return grew();
+  if (!It->second || Sub)
+    return false;
+  It->second = false;
+  return grew();
+}
+
 bool TuFacts::join(const TuFacts &O) {
   bool Grew = false;
   for (const auto &[Key, T] : O.GlobalVary)
@@ -103,6 +113,8 @@ bool TuFacts::join(const TuFacts &O) {
   }
   for (const VarDecl *VD : O.SubComms)
     Grew |= noteSubCommunicator(VD);
+  for (const auto &[Key, Sub] : O.SubCommFields)
+    Grew |= noteFieldCommunicator(static_cast<const FieldDecl *>(Key), Sub);
   return Grew;
 }
 
@@ -129,6 +141,11 @@ std::optional<IntRange> TuFacts::fieldRange(const FieldDecl *F) const {
 bool TuFacts::fieldIsRank(const FieldDecl *F) const {
   auto It = FieldIsRank.find(F);
   return It != FieldIsRank.end() && It->second;
+}
+
+bool TuFacts::isSubCommunicatorField(const FieldDecl *F) const {
+  auto It = SubCommFields.find(F);
+  return It != SubCommFields.end() && It->second;
 }
 
 bool TuFacts::operator==(const TuFacts &O) const {
@@ -160,6 +177,7 @@ bool TuFacts::operator==(const TuFacts &O) const {
   if (!SameValues(GlobalIsRank, O.GlobalIsRank) ||
       !SameValues(FieldIsRank, O.FieldIsRank) ||
       !SameValues(FieldRange, O.FieldRange) ||
+      !SameValues(SubCommFields, O.SubCommFields) ||
       SubComms.size() != O.SubComms.size())
     return false;
   for (const clang::VarDecl *VD : SubComms)

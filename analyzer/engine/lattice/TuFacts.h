@@ -3,16 +3,18 @@
 // Facts the uniformity data-flow learns from every function of a TU and reads
 // back in every other: which globals and fields are written rank-varying
 // values, the range of values each field is written, which of them are only
-// ever written the rank itself, and which variables hold sub-communicators.
+// ever written the rank itself, and which variables and fields hold
+// sub-communicators.
 //
 // Each fact is a lattice of finite height that only grows: absent < present
 // for a varying global or field and a sub-communicator; a field's range goes
 // from absent to the first write's range to unknown (widened at its first
 // change: a field that keeps changing is a counter); "only the rank" falls
-// once from true to false. Every note*() is a join with one write and says
-// whether it changed anything; a change moves stamp(), which the TU rounds,
-// the per-function fixpoint cache and the body cache compare to know whether
-// what they computed still holds.
+// once from true to false, and so does "every communicator written into
+// this field is a sub-communicator". Every note*() is a join with one write and
+// says whether it changed anything; a change moves stamp(), which the TU
+// rounds, the per-function fixpoint cache and the body cache compare to know
+// whether what they computed still holds.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -45,6 +47,9 @@ public:
   bool noteFieldValue(const clang::FieldDecl *F, const Taint &T);
   /// VD holds a sub-communicator (the result of a split, or a copy of one).
   bool noteSubCommunicator(const clang::VarDecl *VD);
+  /// A communicator written into field F: a sub-communicator (Sub) or
+  /// another one (the world, a parameter, a duplicate of the world).
+  bool noteFieldCommunicator(const clang::FieldDecl *F, bool Sub);
   /// Joins every fact of Other into these.
   bool join(const TuFacts &Other);
 
@@ -65,6 +70,8 @@ public:
   bool isSubCommunicator(const clang::VarDecl *VD) const {
     return SubComms.count(VD);
   }
+  /// Is every communicator written into F (at least one) a sub-communicator?
+  bool isSubCommunicatorField(const clang::FieldDecl *F) const;
 
   /// Equal facts (for the lattice-law tests).
   bool operator==(const TuFacts &O) const;
@@ -85,6 +92,9 @@ private:
   /// Absent: no write seen; nullopt: unknown.
   llvm::DenseMap<const void *, std::optional<IntRange>> FieldRange;
   llvm::SmallPtrSet<const clang::VarDecl *, 8> SubComms;
+  /// Absent: no communicator written; false once a write is not a
+  /// sub-communicator.
+  llvm::DenseMap<const void *, bool> SubCommFields;
   unsigned Stamp = 0;
 };
 

@@ -246,9 +246,19 @@ void commSplitEffects(const CallModelContext &C, ModelEnv &Env) {
 /// or merge of a sub-communicator only holds those who called it.
 void commDeriveEffects(const CallModelContext &C, ModelEnv &Env) {
   const Expr *From = C.arg(C.Row.Args.Comm);
-  if (const Expr *Out = C.arg(C.Row.Args.Out);
-      Out && From && Env.isSubCommunicator(From))
-    Env.noteSubCommunicator(Out);
+  if (const Expr *Out = C.arg(C.Row.Args.Out); Out && From) {
+    if (Env.isSubCommunicator(From))
+      Env.noteSubCommunicator(Out);
+    else
+      Env.noteOtherCommunicator(Out);
+  }
+}
+
+/// A communicator created for every rank that calls with its id
+/// (ncclCommInitRank): as far as membership goes, the job's.
+void commInitEffects(const CallModelContext &C, ModelEnv &Env) {
+  if (const Expr *Out = C.arg(C.Row.Args.Out))
+    Env.noteOtherCommunicator(Out);
 }
 
 /// In-place / receive buffers hold the same value on every rank now.
@@ -306,7 +316,7 @@ const RoleModel Table[] = {
     {Role::EnvWrite},
     {Role::Parse, parseReturn},
     {Role::CommSplit, nullptr, commSplitEffects},
-    {Role::CommInit},
+    {Role::CommInit, nullptr, commInitEffects},
     {Role::AsyncErrorCheck},
     {Role::DeviceSync},
     {Role::StreamSync},

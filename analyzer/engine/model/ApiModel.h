@@ -44,6 +44,9 @@ public:
   virtual uint64_t resultShapeKey() = 0;
   /// The communicator Out designates is a sub-communicator from here on.
   virtual void noteSubCommunicator(const clang::Expr *Out) = 0;
+  /// Out designates a communicator with the members of the whole job (or
+  /// of a parameter): a field written one holds no sub-communicator.
+  virtual void noteOtherCommunicator(const clang::Expr *) {}
   /// Is Comm a sub-communicator (split, created for a subset of ranks)?
   virtual bool isSubCommunicator(const clang::Expr *Comm) = 0;
   /// Is Comm the caller's own communicator (one member: rank 0 of size 1)?

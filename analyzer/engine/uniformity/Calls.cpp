@@ -57,17 +57,21 @@ public:
     return U.resultShapeKey(Call, Callee, Receiver, Args, S);
   }
   void noteSubCommunicator(const Expr *Out) override {
-    if (const VarDecl *VD = baseVar(Out))
+    // Into a field (`&ctx.leaders`): that field, not the whole object.
+    if (const FieldDecl *F = accessedField(Out))
+      U.P.Tu.noteFieldCommunicator(F, true);
+    else if (const VarDecl *VD = baseVar(Out))
       U.P.Tu.noteSubCommunicator(VD);
+  }
+  void noteOtherCommunicator(const Expr *Out) override {
+    if (const FieldDecl *F = accessedField(Out))
+      U.P.Tu.noteFieldCommunicator(F, false);
   }
   bool isSelfCommunicator(const Expr *Comm) override {
     return mayExpandMacro(Comm, api::selfCommunicatorName(), U.E.context());
   }
   bool isSubCommunicator(const Expr *Comm) override {
-    if (isSelfCommunicator(Comm))
-      return true;
-    const VarDecl *VD = baseVar(Comm);
-    return VD && U.P.Tu.isSubCommunicator(VD);
+    return U.holdsSubCommunicator(Comm);
   }
   void receiveBroadcast(const api::ApiEntry &Row) override {
     if (Mutable)
@@ -479,9 +483,12 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       const FunctionDecl *Body = Def ? Def : Callee;
       for (unsigned I = 0; I < Body->getNumParams() && I < Args.size(); ++I)
         if (const ParmVarDecl *PD = Body->getParamDecl(I);
-            PD->getType()->isPointerType() && P.Tu.isSubCommunicator(PD))
-          if (const VarDecl *To = baseVar(Args[I]))
+            PD->getType()->isPointerType() && P.Tu.isSubCommunicator(PD)) {
+          if (const FieldDecl *F = accessedField(Args[I]))
+            P.Tu.noteFieldCommunicator(F, true);
+          else if (const VarDecl *To = baseVar(Args[I]))
             P.Tu.noteSubCommunicator(To);
+        }
       for (auto &[Idx, Origin] : OutParams)
         if (const Expr *A = ArgAt(Idx)) {
           Taint T;

@@ -292,8 +292,7 @@ bool UniformityAnalysis::returnsOnlySubCommunicators(const FunctionDecl *Def) {
     if (!S || isa<LambdaExpr>(S))
       continue;
     if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-      const VarDecl *V = R->getRetValue() ? baseVar(R->getRetValue()) : nullptr;
-      if (!V || !P.Tu.isSubCommunicator(V))
+      if (!R->getRetValue() || !holdsSubCommunicator(R->getRetValue()))
         return false;
       ++Returns;
       continue;
@@ -304,10 +303,39 @@ bool UniformityAnalysis::returnsOnlySubCommunicators(const FunctionDecl *Def) {
   return Returns > 0;
 }
 
+bool UniformityAnalysis::holdsSubCommunicator(const Expr *X) {
+  if (!X)
+    return false;
+  if (mayExpandMacro(X, api::selfCommunicatorName(), E.context()))
+    return true;
+  if (const FieldDecl *F = accessedField(X);
+      F && P.Tu.isSubCommunicatorField(F))
+    return true;
+  if (const VarDecl *V = baseVar(X); V && P.Tu.isSubCommunicator(V))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(strip(X)))
+    return E.apiRole(Call, Role::CommSplit) || returnsSubCommunicator(Call);
+  return false;
+}
+
+void UniformityAnalysis::noteFieldCommunicatorWrite(const FieldDecl *F,
+                                                    const Expr *X) {
+  // Communicators are handles (MPI_Comm is a pointer or an int); a struct,
+  // a flag or a number with a fraction is something else.
+  QualType T = F->getType();
+  if (!T->isScalarType() || T->isBooleanType() || T->isFloatingType())
+    return;
+  if (mayExpandMacro(X, api::nullCommunicatorName(), E.context()) ||
+      X->isNullPointerConstant(E.context(), Expr::NPC_ValueDependentIsNotNull))
+    return; // Not yet a communicator (`comm_(MPI_COMM_NULL)`).
+  P.Tu.noteFieldCommunicator(F, holdsSubCommunicator(X));
+}
+
 void UniformityAnalysis::noteSubCommunicatorCopy(const BinaryOperator *B) {
-  const VarDecl *Src = baseVar(B->getRHS());
-  if (!(Src && P.Tu.isSubCommunicator(Src)) &&
-      !returnsSubCommunicator(B->getRHS()))
+  if (!B->isCompoundAssignmentOp())
+    if (const FieldDecl *F = accessedField(B->getLHS()))
+      noteFieldCommunicatorWrite(F, B->getRHS());
+  if (!holdsSubCommunicator(B->getRHS()))
     return;
   ASTContext &Ctx = E.context();
   if (!Ctx.hasSameUnqualifiedType(B->getLHS()->getType(),
@@ -424,6 +452,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
       T.addControl(Ctl);
       if (isTaughtDecl(E, F) && !overwrittenInBody(FD, F))
         noteFieldWrite(F, T);
+      noteFieldCommunicatorWrite(F, CI->getInit());
     }
     return;
   }
@@ -454,14 +483,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                 !isTensorType(VD->getType()))
               P.addAlias(VD, V);
           // A copy of a sub-communicator is one too.
-          if (const VarDecl *Src = baseVar(Init);
-              Src && P.Tu.isSubCommunicator(Src))
+          if (holdsSubCommunicator(Init))
             P.Tu.noteSubCommunicator(VD);
-          if (mayExpandMacro(Init, api::selfCommunicatorName(), E.context()))
-            P.Tu.noteSubCommunicator(VD);
-          if (const auto *IC = dyn_cast<CallExpr>(strip(Init)))
-            if (E.apiRole(IC, Role::CommSplit) || returnsSubCommunicator(IC))
-              P.Tu.noteSubCommunicator(VD);
         } else {
           T.UniformContent = !isTensorType(VD->getType());
         }
@@ -512,7 +535,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
           assignFields(VD, B->getRHS(), S, Ctl);
       if (const auto *IC = dyn_cast<CallExpr>(strip(B->getRHS())))
-        if (E.apiRole(IC, Role::CommSplit))
+        if (E.apiRole(IC, Role::CommSplit) && !accessedField(B->getLHS()))
           if (const VarDecl *VD = baseVar(B->getLHS()))
             P.Tu.noteSubCommunicator(VD);
       noteSubCommunicatorCopy(B);

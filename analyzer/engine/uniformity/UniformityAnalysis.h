@@ -125,6 +125,14 @@ private:
   /// X calls a project function that returns a sub-communicator on every
   /// path.
   bool returnsSubCommunicator(const clang::Expr *X);
+  /// Is X a sub-communicator: MPI_COMM_SELF, a variable or a field that
+  /// holds one, a split's or such a function's result?
+  bool holdsSubCommunicator(const clang::Expr *X);
+  /// The communicator X written into field F (`ctx.comm = X`, a member
+  /// initializer): the field holds a sub-communicator only if every such
+  /// write is one. The null communicator says nothing.
+  void noteFieldCommunicatorWrite(const clang::FieldDecl *F,
+                                  const clang::Expr *X);
   bool returnsOnlySubCommunicators(const clang::FunctionDecl *Def);
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
