@@ -3,7 +3,11 @@
 #include "EngineCache.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <functional>
 
 using namespace clang;
 
@@ -28,7 +32,40 @@ struct LibraryNamespaces : EngineExtension {
   llvm::StringSet<> Names;
   llvm::DenseMap<const DeclContext *, bool> Memo;
 };
+
+/// The files that declare a function with an API table row, found once per
+/// TU among the top-level declarations (C APIs live there, often inside
+/// `extern "C"`).
+struct ApiHeaders : EngineExtension {
+  explicit ApiHeaders(Engine &E) {
+    const SourceManager &SM = E.context().getSourceManager();
+    std::function<void(const DeclContext *)> Scan = [&](const DeclContext *DC) {
+      for (const Decl *D : DC->decls()) {
+        if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
+          Scan(LS);
+          continue;
+        }
+        const auto *FD = dyn_cast<FunctionDecl>(D);
+        if (!FD || FD->hasBody() || E.api().lookup(FD).empty())
+          continue;
+        FileID F = SM.getFileID(SM.getExpansionLoc(FD->getLocation()));
+        if (F.isValid())
+          Files.insert(F);
+      }
+    };
+    Scan(E.context().getTranslationUnitDecl());
+  }
+  llvm::DenseSet<FileID> Files;
+};
 } // namespace
+
+bool isApiHeaderDecl(Engine &E, const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  const SourceManager &SM = E.context().getSourceManager();
+  FileID F = SM.getFileID(SM.getExpansionLoc(FD->getLocation()));
+  return engineExtension<ApiHeaders>(E).Files.contains(F);
+}
 
 bool isLibraryDecl(Engine &E, const Decl *D) {
   if (!D)

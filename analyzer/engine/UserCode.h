@@ -17,6 +17,11 @@ namespace distlint {
 /// Is D declared inside a namespace that the API tables describe?
 bool isLibraryDecl(Engine &E, const clang::Decl *D);
 
+/// Is FD declared in an API's own header: a file that declares a function
+/// the API tables have a row for (mpi.h reached through -I declares
+/// MPI_Bcast, so MPI_File_read is the library's too, not the project's)?
+bool isApiHeaderDecl(Engine &E, const clang::FunctionDecl *FD);
+
 /// User code that rules analyze: not a system header, not library code.
 bool isAnalyzedDecl(Engine &E, const clang::Decl *D);
 

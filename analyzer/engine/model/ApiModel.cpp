@@ -261,10 +261,34 @@ void commInitEffects(const CallModelContext &C, ModelEnv &Env) {
     Env.noteOtherCommunicator(Out);
 }
 
+/// A receive buffer whose contents differ between ranks afterwards: a
+/// reduce or gather writes it on the root alone (the others keep what they
+/// had), a scatter, scan or all-to-all gives each rank its own part. Only
+/// the contents differ: the buffer's length is the caller's.
+void variedReceiveEffects(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *Dst = C.arg(C.Row.Args.RecvVaries);
+  if (!Dst || C.Row.Args.Recv == C.Row.Args.RecvVaries)
+    return;
+  Taint T = Taint::varying(
+      VaryKind::LocalData, C.loc(),
+      internOriginText(std::string("data received by ") + C.Row.Name +
+                       " (a reduce or gather fills the root's buffer alone; "
+                       "a scatter, scan or all-to-all gives each rank its "
+                       "own part)"));
+  T.addControl(C.Control);
+  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
+  bool IntoScalar = AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+                    AddrOf->getSubExpr()->getType()->isScalarType();
+  if (!C.Control.Vary)
+    T.ContentOnly = !IntoScalar;
+  Env.assign(Dst, T);
+}
+
 /// In-place / receive buffers hold the same value on every rank now.
 void collectiveEffects(const CallModelContext &C, ModelEnv &Env) {
   if (const Expr *Recv = C.arg(C.Row.Args.Recv))
     Env.markUniform(Recv);
+  variedReceiveEffects(C, Env);
   if (api::isBroadcast(C.Row))
     Env.receiveBroadcast(C.Row);
 }

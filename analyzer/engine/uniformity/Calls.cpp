@@ -103,6 +103,20 @@ static bool readsObject(const FunctionDecl *FD) {
   return Uses(FD->getBody());
 }
 
+/// Does a library function take argument I (A) as a buffer to write: a
+/// pointer to non-const data (not a handle to an opaque struct)?
+static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
+                            const Expr *A) {
+  QualType T = Callee && I < Callee->getNumParams()
+                   ? Callee->getParamDecl(I)->getType()
+                   : A->getType();
+  if (!T->isPointerType())
+    return false;
+  QualType Pointee = T->getPointeeType();
+  return !Pointee.isConstQualified() && !Pointee->isFunctionType() &&
+         (Pointee->isVoidType() || !Pointee->isIncompleteType());
+}
+
 Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
   const Expr *Receiver;
@@ -166,6 +180,12 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       (Callee && !Callee->hasBody() && E.isUserCode(Callee))) {
     Taint T;
     T.UniformContent = !isTensorType(Call->getType());
+    // An API's own function that the tables do not list returns a status
+    // code (MPI's int, ncclResult_t, cudaError_t); the data it produces
+    // goes through its out-parameters.
+    bool ApiHeader = isApiHeaderDecl(E, Callee);
+    if (ApiHeader && Call->getType()->isIntegralOrEnumerationType())
+      return T;
     auto Local = [&](const Expr *A) {
       Taint AT = eval(A, S);
       if (AT.Vary && AT.Origin.Kind == VaryKind::LocalData && !T.Vary) {
@@ -175,8 +195,11 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     };
     if (Receiver)
       Local(Receiver);
-    for (const Expr *A : Args)
-      Local(A);
+    // An API's own header is const-correct: a buffer it takes through a
+    // pointer to non-const data is where it writes.
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (!ApiHeader || !isWrittenBuffer(Callee, I, Args[I]))
+        Local(Args[I]);
     return T;
   }
 
@@ -211,9 +234,17 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     else if (!O.UniformContent || !isa<CXXOperatorCallExpr>(Call))
       MethodOnNonTensor = true;
   }
-  for (const Expr *A : Args) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = Args[I];
     if (isa<LambdaExpr>(strip(A)))
       continue;
+    // A buffer handed through a pointer to non-const data is where the call
+    // writes (MPI_File_read, fread, a copy's destination), not what its
+    // result is computed from: const-correct C APIs take inputs as const.
+    if (isWrittenBuffer(Callee, I, A))
+      if (Taint Buffer = eval(A, S);
+          Buffer.Vary && (Buffer.ContentOnly || Buffer.PointeeOnly))
+        continue;
     Taint AT = Operand(A);
     if (isTensorType(A->getType()))
       TensorInput = true;
