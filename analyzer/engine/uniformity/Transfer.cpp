@@ -103,6 +103,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       assignVar(VD, T, S, Strong && !VD->getType()->isReferenceType());
       if (VD->getType()->isReferenceType() && isa<ParmVarDecl>(VD))
         assignVar(VD, T, S, true);
+      if (auto It = RangeOfElement.find(VD); It != RangeOfElement.end())
+        assignRangeElement(It->second, T, S);
     }
     return;
   }
@@ -177,6 +179,28 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       Elem.ContentOnly = true;
     assignVar(VD, Elem, S, /*Strong=*/false);
   }
+}
+
+void UniformityAnalysis::assignRangeElement(const Expr *Range, Taint T,
+                                            VarState &S) {
+  // One element among the others: the contents, never the length.
+  T.settle();
+  if (!T.Vary)
+    return; // A uniform element leaves the others as they were.
+  T.ContentOnly = true;
+  T.IsRank = false;
+  T.Range.reset();
+  const Expr *C = strip(Range);
+  if (const auto *M = dyn_cast<MemberExpr>(C)) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (F && isTaughtDecl(E, F)) {
+      forgetField(S, F);
+      noteFieldWrite(F, T);
+      return;
+    }
+  }
+  if (const VarDecl *VD = baseVar(C))
+    assignVar(VD, T, S, /*Strong=*/false);
 }
 
 void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
@@ -494,6 +518,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
           if (const auto *FR = dyn_cast_or_null<CXXForRangeStmt>(
                   R.Body->Facts->parents().getParent(DS)))
             if (const Expr *Range = FR->getRangeInit()) {
+              if (VD->getType()->isReferenceType())
+                RangeOfElement[VD] = Range;
               Taint Elements = eval(Range, S);
               if (Elements.depends()) {
                 // A number differs as a whole; an inner container may

@@ -175,6 +175,12 @@ private:
   /// VD was written: elements that copied it hold an older value.
   void forgetCopiesOf(const clang::VarDecl *VD, VarState &S);
   llvm::DenseMap<const clang::CallExpr *, uint64_t> BroadcastKeys;
+  /// The range a range-for's reference variable is an element of: writes
+  /// through it (`for (auto &g : grads) g = rank;`) write the range's
+  /// contents.
+  llvm::SmallDenseMap<const clang::VarDecl *, const clang::Expr *, 4>
+      RangeOfElement;
+  void assignRangeElement(const clang::Expr *Range, Taint T, VarState &S);
   bool CopiesIntoElements = false;
   bool isLocal(const clang::VarDecl *VD) const {
     return VD->hasLocalStorage() && owningFunction(VD) == FD;
