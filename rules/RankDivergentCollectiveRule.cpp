@@ -260,6 +260,8 @@ void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
         *SM);
     Diag.note(M.Arg->getBeginLoc(),
               formatMessage("this argument depends on %0", {why(M.Origin)}));
+    if (M.PassedAt)
+      Diag.note(M.PassedAt->getBeginLoc(), "rank-dependent value passed here");
     if (M.Origin.Loc.isValid())
       Diag.note(M.Origin.Loc, originNote(M.Origin));
     break;

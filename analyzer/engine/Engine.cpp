@@ -289,6 +289,8 @@ UniformityAnswer Engine::uniformity(const Expr *X) {
     A.Uniform = false;
     A.Origin = T->Origin;
   }
+  if (T)
+    A.Params = T->Params;
   if (T && T->Range) {
     A.AtLeast = WorldLinearBound{T->Range->Lo.W, T->Range->Lo.C};
     A.AtMost = WorldLinearBound{T->Range->Hi.W, T->Range->Hi.C};

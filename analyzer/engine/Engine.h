@@ -190,6 +190,9 @@ public:
     AgreedArgument What;
     const clang::Expr *Arg;
     VaryOrigin Origin;
+    /// Where a caller passes the value that differs, when the argument is a
+    /// parameter of the collective's function (`reduce_n(rank + 1)`).
+    const clang::CallExpr *PassedAt = nullptr;
   };
   std::vector<ArgumentMismatch>
   mismatchedArguments(const clang::CallExpr *Collective);
@@ -227,7 +230,7 @@ private:
                    std::unique_ptr<FunctionFacts> &Transient);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
-              bool ShapeOnly = false);
+              bool ShapeOnly = false, bool SkipDivergentCalls = false);
   bool CallSitesBuilt = false;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<const clang::CallExpr *>>

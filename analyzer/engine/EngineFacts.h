@@ -69,6 +69,9 @@ struct UniformityAnswer {
   std::optional<WorldLinearBound> AtMost;
   /// Its value, when it is one integer whatever the world size.
   std::optional<int64_t> Constant;
+  /// Bit I: it depends on parameter I of the enclosing function (what the
+  /// callers pass decides whether it agrees).
+  uint64_t Params = 0;
 };
 
 /// What every rank must pass alike to a collective (an argument by its role,

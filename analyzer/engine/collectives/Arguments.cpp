@@ -54,6 +54,15 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
         !collectives::argumentAgreedByRankClasses(
             *this, enclosingFunction(Collective), Collective, Idx))
       Out.push_back({Name, Arg, *A.Origin});
+    // A parameter of the helper that issues it (`reduce_n(int n)`): the
+    // callers decide, through any number of calls.
+    // A communicator parameter is each member's own handle of its group
+    // (the helpers' own question: Engine::isOnSubCommunicator).
+    else if (A.Uniform && A.Params && Name != AgreedArgument::Communicator)
+      if (auto Found =
+              paramVaries(enclosingFunction(Collective), A.Params, 0,
+                          /*ShapeOnly=*/false, /*SkipDivergentCalls=*/true))
+        Out.push_back({Name, Arg, Found->first, Found->second});
   }
   // Tensors (c10d): the shapes each rank contributes must agree.
   int Send = Entry->Args.Send;

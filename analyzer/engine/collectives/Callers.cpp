@@ -52,7 +52,7 @@ std::vector<const CallExpr *> Engine::callersOf(const FunctionDecl *FD) {
 /// call site? Follows parameters through up to Depth callers.
 std::optional<std::pair<VaryOrigin, const CallExpr *>>
 Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
-                    bool ShapeOnly) {
+                    bool ShapeOnly, bool SkipDivergentCalls) {
   if (Depth > P->Limits.CallerDepth) {
     P->Limits.hit("caller depth", FD->getQualifiedNameAsString());
     return std::nullopt;
@@ -66,6 +66,11 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
     if (!B)
       continue;
     UniformityAnalysis U(*this, Caller, *R);
+    // A call under a branch that differs between ranks: what it is passed
+    // carries that branch (values assigned under it vary with it), and
+    // whether every rank makes the call is asked of the call itself.
+    if (SkipDivergentCalls && U.controlTaint(B).Vary)
+      continue;
     VarState S = U.stateBefore(B, Call);
     unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
                              Call->getNumArgs() > 0
@@ -92,7 +97,8 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
           CallerMask |= T.Params;
         }
     if (CallerMask)
-      if (auto Found = paramVaries(Caller, CallerMask, Depth + 1, ShapeOnly))
+      if (auto Found = paramVaries(Caller, CallerMask, Depth + 1, ShapeOnly,
+                                   SkipDivergentCalls))
         return std::make_pair(Found->first, Call);
   }
   return std::nullopt;

@@ -10,11 +10,13 @@
 #include "engine/AnalysisManager.h"
 
 #include "engine/Engine.h"
+#include "engine/UserCode.h"
 #include "engine/Values.h"
 #include "engine/ast/AstHelpers.h"
-#include "engine/UserCode.h"
 #include "engine/cfg/CFGFacts.h"
 #include "engine/cfg/FailStop.h"
+#include "engine/loops/Loops.h"
+#include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -165,19 +167,49 @@ bool passesInPlace(Engine &E, const CallExpr *Call,
          mayExpandMacro(Call->getArg(I), api::inPlaceMarkerName(), E.context());
 }
 
+namespace {
+bool isInterRootMarker(Engine &E, const Expr *X) {
+  for (llvm::StringRef Name : api::interRootMarkerNames())
+    if (mayExpandMacro(X, Name, E.context()))
+      return true;
+  return false;
+}
+
+/// Does X hold an inter-communicator root marker: the marker, a choice
+/// between markers (`rank == 0 ? MPI_ROOT : MPI_PROC_NULL`), or a parameter
+/// some caller passes one for (a wrapper such as `MTest_Reduce(..., root,
+/// comm)`)?
+bool holdsInterRootMarker(Engine &E, const Expr *X, int Depth) {
+  X = X->IgnoreParenImpCasts();
+  if (isInterRootMarker(E, X))
+    return true;
+  if (const auto *C = dyn_cast<ConditionalOperator>(X))
+    return holdsInterRootMarker(E, C->getTrueExpr(), Depth) ||
+           holdsInterRootMarker(E, C->getFalseExpr(), Depth);
+  const auto *Ref = dyn_cast<DeclRefExpr>(X);
+  const auto *PD = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  const auto *FD = PD ? dyn_cast<FunctionDecl>(PD->getDeclContext()) : nullptr;
+  if (!FD || Depth > 3)
+    return false;
+  unsigned Index = PD->getFunctionScopeIndex();
+  for (const CallExpr *Site : callSitesOf(E, FD)) {
+    llvm::ArrayRef<const Expr *> Args =
+        splitCall(Site, E.resolveCallee(Site)).second;
+    if (Index < Args.size() && holdsInterRootMarker(E, Args[Index], Depth + 1))
+      return true;
+  }
+  return false;
+}
+} // namespace
+
 bool passesInterRoot(Engine &E, const CallExpr *Call,
                      const api::ApiEntry *Entry) {
   int I = Entry ? Entry->Args.Root : -1;
   if (I < 0 || I >= (int)Call->getNumArgs())
     return false;
-  auto IsMarker = [&](const Expr *X) {
-    for (llvm::StringRef Name : api::interRootMarkerNames())
-      if (mayExpandMacro(X, Name, E.context()))
-        return true;
-    return false;
-  };
+  auto IsMarker = [&](const Expr *X) { return isInterRootMarker(E, X); };
   const Expr *Root = Call->getArg(I);
-  if (IsMarker(Root))
+  if (holdsInterRootMarker(E, Root, 0))
     return true;
   const auto *Ref = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts());
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
