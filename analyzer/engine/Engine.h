@@ -231,6 +231,10 @@ private:
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
               bool ShapeOnly = false, bool SkipDivergentCalls = false);
+  /// Does a caller pass a value for the parameters Params of FD that makes
+  /// an agreed argument computed from them differ between ranks?
+  std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
+  paramArgumentVaries(const clang::FunctionDecl *FD, uint64_t Params);
   bool CallSitesBuilt = false;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<const clang::CallExpr *>>

@@ -18,6 +18,34 @@ using namespace clang;
 
 namespace distlint {
 
+std::optional<std::pair<VaryOrigin, const CallExpr *>>
+Engine::paramArgumentVaries(const FunctionDecl *FD, uint64_t Params) {
+  // A number the caller passes counts by its value; a container, tensor or
+  // buffer reaches a count or root through its length (`v.size()`), which
+  // agrees when only its contents differ (gradients).
+  uint64_t Values = 0, Objects = 0;
+  for (unsigned I = 0; I < 64; ++I) {
+    uint64_t Bit = uint64_t(1) << I;
+    if (!(Params & Bit))
+      continue;
+    QualType T = I < FD->getNumParams()
+                     ? FD->getParamDecl(I)->getType().getNonReferenceType()
+                     : QualType();
+    if (T.isNull() || T->isArithmeticType() || T->isEnumeralType())
+      Values |= Bit;
+    else
+      Objects |= Bit;
+  }
+  if (Values)
+    if (auto Found = paramVaries(FD, Values, 0, /*ShapeOnly=*/false,
+                                 /*SkipDivergentCalls=*/true))
+      return Found;
+  if (Objects)
+    return paramVaries(FD, Objects, 0, /*ShapeOnly=*/true,
+                       /*SkipDivergentCalls=*/true);
+  return std::nullopt;
+}
+
 std::vector<Engine::ArgumentMismatch>
 Engine::mismatchedArguments(const CallExpr *Collective) {
   std::vector<ArgumentMismatch> Out;
@@ -60,8 +88,7 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
     // (the helpers' own question: Engine::isOnSubCommunicator).
     else if (A.Uniform && A.Params && Name != AgreedArgument::Communicator)
       if (auto Found =
-              paramVaries(enclosingFunction(Collective), A.Params, 0,
-                          /*ShapeOnly=*/false, /*SkipDivergentCalls=*/true))
+              paramArgumentVaries(enclosingFunction(Collective), A.Params))
         Out.push_back({Name, Arg, Found->first, Found->second});
   }
   // Tensors (c10d): the shapes each rank contributes must agree.

@@ -66,10 +66,11 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
     if (!B)
       continue;
     UniformityAnalysis U(*this, Caller, *R);
-    // A call under a branch that differs between ranks: what it is passed
-    // carries that branch (values assigned under it vary with it), and
-    // whether every rank makes the call is asked of the call itself.
-    if (SkipDivergentCalls && U.controlTaint(B).Vary)
+    // A call under a branch that differs between ranks (or that the
+    // callers' arguments decide): what it is passed carries that branch
+    // (values assigned under it vary with it), and whether every rank makes
+    // the call is asked of the call itself.
+    if (SkipDivergentCalls && U.controlTaint(B).depends())
       continue;
     VarState S = U.stateBefore(B, Call);
     unsigned Shift = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(FD) &&
