@@ -33,8 +33,8 @@ bool runsInIterationOf(Engine &E, const clang::Stmt *S,
 /// A loop whose every iteration is a training step: a training loop whose
 /// body reaches a backward pass, optimizer step, forward or collective
 /// outside any nested training loop, and runs no nested loop (here or in a
-/// callee) that communicates every iteration (an epoch loop around a batch
-/// loop is a training loop but not a step loop; a step loop around
+/// callee) that computes and communicates every iteration (an epoch loop around
+/// a batch loop is a training loop but not a step loop; a step loop around
 /// gradient-accumulation micro-steps is one), or a loop that queues device
 /// computation (kernel launches, cuBLAS) every iteration; not a benchmark
 /// loop (isBenchmarkLoop).

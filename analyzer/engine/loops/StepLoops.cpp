@@ -287,15 +287,20 @@ bool isBenchmarkLoop(Engine &E, const Stmt *Loop) {
 }
 
 namespace {
-/// Does S hold (or call, through user functions) a training loop that
-/// communicates in every iteration? Gradient-accumulation micro-steps do not
-/// communicate (that is their point); the batches of an epoch do.
+/// Does S hold (or call, through user functions) a loop of training steps
+/// that communicate: every iteration computes (a backward pass, an
+/// optimizer step, device work) and communicates? Gradient-accumulation
+/// micro-steps do not communicate (that is their point), a loop over the
+/// parameters' gradients communicates without computing; the batches of an
+/// epoch do both.
 bool holdsCommunicatingLoop(Engine &E, const Stmt *S, const Stmt *Outer,
                             llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   if (!S || isa<LambdaExpr>(S))
     return false;
   if (S != Outer && isLoopStmt(S) && E.isTrainingLoop(S) &&
-      iterationReaches(E, S, api::Role::Collective))
+      iterationReaches(E, S, api::Role::Collective) &&
+      (iterationReaches(E, S, api::Role::TrainingStep) ||
+       queuesDeviceWork(E, S)))
     return true;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *U = userDefinition(E, E.resolveCallee(Call));
