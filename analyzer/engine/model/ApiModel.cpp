@@ -261,6 +261,14 @@ void commInitEffects(const CallModelContext &C, ModelEnv &Env) {
     Env.noteOtherCommunicator(Out);
 }
 
+/// Does a write through Dst land in one scalar (`&n`) rather than in the
+/// elements of a buffer?
+bool intoScalar(const Expr *Dst) {
+  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
+  return AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+         AddrOf->getSubExpr()->getType()->isScalarType();
+}
+
 /// A receive buffer whose contents differ between ranks afterwards: a
 /// reduce or gather writes it on the root alone (the others keep what they
 /// had), a scatter, scan or all-to-all gives each rank its own part. Only
@@ -276,11 +284,8 @@ void variedReceiveEffects(const CallModelContext &C, ModelEnv &Env) {
                        "a scatter, scan or all-to-all gives each rank its "
                        "own part)"));
   T.addControl(C.Control);
-  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
-  bool IntoScalar = AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
-                    AddrOf->getSubExpr()->getType()->isScalarType();
   if (!C.Control.Vary)
-    T.ContentOnly = !IntoScalar;
+    T.ContentOnly = !intoScalar(Dst);
   Env.assign(Dst, T);
 }
 
@@ -317,11 +322,8 @@ void copyEffects(const CallModelContext &C, ModelEnv &Env) {
   T.Range.reset();
   T.addControl(C.Control);
   // Into a buffer: its elements; into a scalar (`&n`): its value.
-  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Dst));
-  bool IntoScalar = AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
-                    AddrOf->getSubExpr()->getType()->isScalarType();
   if (T.Vary && !C.Control.Vary)
-    T.ContentOnly = !IntoScalar;
+    T.ContentOnly = !intoScalar(Dst);
   Env.assign(Dst, T);
 }
 
