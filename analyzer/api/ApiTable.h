@@ -105,9 +105,12 @@ enum class Role : uint8_t {
                     ///< only the object holds what the arguments give.
   UntimedOptions,   ///< Returns process-group options whose timeout is not set
                     ///< on every path (a factory another TU defines).
+  AsyncCopy,        ///< Queues a copy on a stream (cudaMemcpyAsync; Recv is the
+                    ///< destination, Send the source, Flag the kind): the
+  ///< destination gets the source's values, the host does not wait.
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::UntimedOptions) + 1;
+constexpr unsigned NumRoles = unsigned(Role::AsyncCopy) + 1;
 
 const char *roleName(Role R);
 

@@ -26,6 +26,10 @@ const ApiEntry Rows[] = {
     // The cudaMemcpyKind values that copy device data to the host.
     {F, Role::ImplicitSync, "cudaMemcpyDeviceToHost", A, "device to host"},
     {F, Role::ImplicitSync, "cudaMemcpyDefault", A, "inferred direction"},
+    // Copies queued on a stream: no host wait, but the destination gets the
+    // source's values (read on the host after a stream or event sync).
+    {F, Role::AsyncCopy, "cudaMemcpyAsync",
+     A.recv(0).send(1).count(2).flag(3).stream(4)},
     {F, Role::HostWaitOnDevice, "cudaMemset", A},
     {F, Role::HostWaitOnDevice, "cudaFree", A,
      "cudaFree synchronizes the device"},

@@ -134,6 +134,7 @@ public:
         auto &List = P.Registered[Holder];
         if (!llvm::is_contained(List, Target))
           List.push_back(Target);
+        P.Registrations[Holder].push_back({Target, MC});
       }
     return true;
   }

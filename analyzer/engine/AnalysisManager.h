@@ -260,6 +260,11 @@ public:
   llvm::DenseMap<const clang::ValueDecl *,
                  llvm::SmallVector<const clang::FunctionDecl *, 2>>
       Registered;
+  /// Each registration of a callable in a container: the function and the
+  /// call that hands it over (the same function may be registered twice).
+  llvm::DenseMap<const clang::ValueDecl *,
+                 llvm::SmallVector<CallableRegistration, 2>>
+      Registrations;
   /// Range-for variables -> the container they iterate (`for (auto &h :
   /// hooks)`): a call of one runs a function registered there.
   llvm::DenseMap<const clang::ValueDecl *, const clang::ValueDecl *> ElementOf;

@@ -118,16 +118,18 @@ Engine::callCandidates(const CallExpr *Call) {
   return It->second;
 }
 
-llvm::ArrayRef<const FunctionDecl *>
-Engine::registeredTargets(const CallExpr *Call) {
+/// The container of callables whose element a call runs (`for (auto &h :
+/// hooks) h(e);`, `hooks[i](e)`), or null.
+static const ValueDecl *calledContainer(AnalysisManager &P,
+                                        const CallExpr *Call) {
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
   if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
-    return {};
+    return nullptr;
   const Expr *Obj = strip(OC->getArg(0));
   const ValueDecl *Container = nullptr;
   if (const auto *DR = dyn_cast<DeclRefExpr>(Obj)) {
-    auto It = P->ElementOf.find(DR->getDecl()); // for (auto &h : hooks) h();
-    if (It != P->ElementOf.end())
+    auto It = P.ElementOf.find(DR->getDecl()); // for (auto &h : hooks) h();
+    if (It != P.ElementOf.end())
       Container = It->second;
   } else if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(Obj);
              Sub && Sub->getOperator() == OO_Subscript) { // hooks[i]()
@@ -137,8 +139,24 @@ Engine::registeredTargets(const CallExpr *Call) {
     else if (const auto *M = dyn_cast<MemberExpr>(Base))
       Container = M->getMemberDecl();
   }
+  return Container;
+}
+
+llvm::ArrayRef<const FunctionDecl *>
+Engine::registeredTargets(const CallExpr *Call) {
+  const ValueDecl *Container = calledContainer(*P, Call);
   auto It = Container ? P->Registered.find(Container) : P->Registered.end();
   if (It == P->Registered.end())
+    return {};
+  return It->second;
+}
+
+llvm::ArrayRef<CallableRegistration>
+Engine::registrations(const CallExpr *Call) {
+  const ValueDecl *Container = calledContainer(*P, Call);
+  auto It =
+      Container ? P->Registrations.find(Container) : P->Registrations.end();
+  if (It == P->Registrations.end())
     return {};
   return It->second;
 }

@@ -77,6 +77,9 @@ public:
   /// one, resolveCallee gives it). Empty for other calls.
   llvm::ArrayRef<const clang::FunctionDecl *>
   registeredTargets(const clang::CallExpr *Call);
+  /// Such a call's registrations, one per call that handed a callable over.
+  llvm::ArrayRef<CallableRegistration>
+  registrations(const clang::CallExpr *Call);
   /// A call through a callable holder given different functions (`step =
   /// rank == 0 ? lead : follow; step();`): each of them. Empty when the
   /// holder has one target (resolveCallee gives it) or none known.
@@ -201,7 +204,7 @@ public:
   /// given such communicators: only their members take part.
   bool isOnSubCommunicator(const clang::CallExpr *Call);
   /// Built by a split / new_group (or a copy of one).
-  bool isSubCommunicator(const clang::Expr *Comm);
+  bool isSubCommunicator(const clang::Expr *Comm, int Depth = 0);
   /// Adds to Mask the parameters of FD that give Site its communicators;
   /// false if one is not a parameter.
   bool onParamCommunicators(const clang::FunctionDecl *FD,
@@ -217,6 +220,9 @@ private:
   // Collective questions (collectives/Questions.cpp).
   void fillCollectiveFacts(const clang::FunctionDecl *FD);
   std::optional<Divergence> thrownPast(const clang::CallExpr *Collective);
+  /// A call of a container's element whose collective-issuing callable was
+  /// registered under a branch on rank-local data.
+  std::optional<Divergence> registrationDivergence(const clang::CallExpr *Call);
   /// Does Branch (of FD, resident as R) test the status of a project
   /// function whose result the rank decides (an error path by shape only)?
   bool statusDecidedByRank(const clang::FunctionDecl *FD,

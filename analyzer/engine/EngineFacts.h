@@ -116,6 +116,14 @@ struct CollectiveSite {
   const clang::CallExpr *InnerCollective = nullptr;
 };
 
+/// A callable handed to a container of callables (`hooks.push_back([&] {
+/// ... })`): what a later call of one of its elements may run, and where it
+/// was registered.
+struct CallableRegistration {
+  const clang::FunctionDecl *Target = nullptr;
+  const clang::CallExpr *Site = nullptr;
+};
+
 /// Per-function facts computed once and reused by every rule.
 struct FunctionSummary {
   bool IssuesCollective = false;

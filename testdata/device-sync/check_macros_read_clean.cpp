@@ -31,6 +31,8 @@ float train(ncclComm_t comm, float *params, float *d_loss, size_t n) {
   for (int step = 0; step < 1000; ++step) {
     loss_kernel(params, d_loss, n, stream);
     ncclAllReduce(params, params, n, ncclFloat, ncclAvg, comm, stream);
+    // Every rank stops on the same (averaged) loss.
+    ncclAllReduce(d_loss, d_loss, 1, ncclFloat, ncclAvg, comm, stream);
     CUDA_OK(cudaMemcpyAsync(h_loss, d_loss, sizeof(float),
                             cudaMemcpyDeviceToHost, stream));
     CUDA_OK(cudaStreamSynchronize(stream));

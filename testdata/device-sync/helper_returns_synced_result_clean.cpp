@@ -1,5 +1,6 @@
-// A helper waits for the stream and hands back a host copy of the loss; the
-// training step reads it right away to decide whether to stop. The sync is
+// A helper averages the loss over the ranks, waits for the stream and hands
+// back a host copy; the training step reads it right away to decide whether
+// to stop (every rank on the same value). The sync is
 // what makes that read correct, so it is not stray.
 // run: none -- a stray sync slows a GPU job down; it neither hangs nor fails
 #include <cuda_runtime.h>
@@ -13,7 +14,9 @@ struct HostLoss {
   float value = 0;
 };
 
-static HostLoss fetchLoss(const float *d_loss, cudaStream_t stream) {
+static HostLoss fetchMeanLoss(ncclComm_t comm, float *d_loss,
+                              cudaStream_t stream) {
+  ncclAllReduce(d_loss, d_loss, 1, ncclFloat, ncclAvg, comm, stream);
   HostLoss out;
   cudaMemcpyAsync(&out.value, d_loss, sizeof(float), cudaMemcpyDeviceToHost,
                   stream);
@@ -27,7 +30,7 @@ void train(ncclComm_t comm, float *params, float *d_loss, size_t n, int steps) {
   for (int step = 0; step < steps; ++step) {
     launch_step(params, d_loss, stream);
     ncclAllReduce(params, params, n, ncclFloat, ncclAvg, comm, stream);
-    HostLoss loss = fetchLoss(d_loss, stream);
+    HostLoss loss = fetchMeanLoss(comm, d_loss, stream);
     if (loss.value < 1e-4f)
       break;
   }

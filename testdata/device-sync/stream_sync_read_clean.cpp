@@ -21,6 +21,8 @@ void train(ncclComm_t comm, float *params, float *d_loss, size_t n, int steps) {
     cudaEventRecord(start, stream);
     launch_step(params, d_loss, stream);
     ncclAllReduce(params, params, n, ncclFloat, ncclAvg, comm, stream);
+    // Every rank stops on the same (averaged) loss.
+    ncclAllReduce(d_loss, d_loss, 1, ncclFloat, ncclAvg, comm, stream);
     cudaMemcpyAsync(h_loss, d_loss, sizeof(float), cudaMemcpyDeviceToHost,
                     stream);
     cudaEventRecord(stop, stream);

@@ -438,7 +438,8 @@ TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
       Role::LocalDataSource, Role::TensorRead,       Role::EnvRead,
       Role::Parse,           Role::CommSplit,        Role::HostWaitOnDevice,
       Role::UniformValue,    Role::ShapeQuery,       Role::CommDerive,
-      Role::StoreRead,       Role::ObjectAllocation, Role::CommInit};
+      Role::StoreRead,       Role::ObjectAllocation, Role::CommInit,
+      Role::AsyncCopy};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

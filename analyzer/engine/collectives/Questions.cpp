@@ -29,8 +29,8 @@ using namespace clang;
 
 namespace distlint {
 
-bool Engine::isSubCommunicator(const Expr *Comm) {
-  if (!Comm)
+bool Engine::isSubCommunicator(const Expr *Comm, int Depth) {
+  if (!Comm || Depth > P->Limits.CallerDepth)
     return false;
   P->prepare();
   // The caller's own communicator: its collectives wait for nobody else.
@@ -42,9 +42,33 @@ bool Engine::isSubCommunicator(const Expr *Comm) {
   if (const VarDecl *VD = baseVar(Comm))
     if (P->Tu.isSubCommunicator(VD))
       return true;
-  if (const auto *Inner = dyn_cast<CallExpr>(strip(Comm)))
-    return apiRole(Inner, api::Role::CommSplit) != nullptr;
-  return false;
+  const auto *Inner = dyn_cast<CallExpr>(strip(Comm));
+  if (!Inner)
+    return false;
+  if (apiRole(Inner, api::Role::CommSplit))
+    return true;
+  // A getter or factory of the project (`topo.stage_comm()`) whose every
+  // return value is one.
+  const FunctionDecl *Callee = resolveCallee(Inner);
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || !isTaughtDecl(*this, Def))
+    return false;
+  llvm::SmallVector<const Stmt *, 16> Work{Def->getBody()};
+  unsigned Returns = 0;
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+      if (!isSubCommunicator(Ret->getRetValue(), Depth + 1))
+        return false;
+      ++Returns;
+      continue;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Returns > 0;
 }
 
 bool Engine::isOnSubCommunicator(const CallExpr *Call) {
@@ -144,12 +168,16 @@ const CXXMethodDecl *unresolvedVirtual(Engine &E, const CallExpr *Call) {
 
 /// The functions a call may run when its target is chosen at run time: the
 /// overriders of an unresolved virtual call, the candidates of a holder
-/// given several functions.
+/// given several functions. With Registered, also the callables registered
+/// in the container whose element it calls (each of those runs in turn:
+/// none is chosen).
 llvm::SmallVector<const FunctionDecl *, 4>
-possibleTargets(Engine &E, const CallExpr *Call) {
+possibleTargets(Engine &E, const CallExpr *Call, bool Registered = false) {
   if (const CXXMethodDecl *MD = unresolvedVirtual(E, Call))
     return E.overriders(MD);
   llvm::ArrayRef<const FunctionDecl *> C = E.callCandidates(Call);
+  if (C.empty() && Registered)
+    C = E.registeredTargets(Call);
   return llvm::SmallVector<const FunctionDecl *, 4>(C.begin(), C.end());
 }
 
@@ -179,7 +207,8 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   // A virtual call on an object of unknown class, or a call through a
   // holder given several functions, issues a collective when one of the
   // functions it may run does.
-  for (const FunctionDecl *Target : possibleTargets(*this, Call))
+  for (const FunctionDecl *Target :
+       possibleTargets(*this, Call, /*Registered=*/true))
     if (Target != FD && Target->hasBody() && isTaughtDecl(*this, Target))
       if (const FunctionSummary &S = summary(Target); S.IssuesCollective)
         return CollectiveSite{Call, nullptr, Target, S.FirstCollective};
@@ -223,7 +252,55 @@ std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
   D.OtherOverrider = Other;
   return D;
 }
+
+bool issuesCollectives(Engine &E, const FunctionDecl *FD) {
+  return FD && FD->hasBody() && isTaughtDecl(E, FD) &&
+         E.summary(FD).IssuesCollective;
+}
+
+/// The range-for over the container whose element Call runs: how many
+/// callables it holds is not how many collectives it issues (the
+/// registrations decide, registrationDivergence).
+bool iteratesRegistrations(Engine &E, const CallExpr *Call,
+                           const Stmt *Terminator) {
+  const auto *Loop = dyn_cast_or_null<CXXForRangeStmt>(Terminator);
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!Loop || !OC || OC->getNumArgs() < 1 || E.registrations(Call).empty())
+    return false;
+  const auto *DR = dyn_cast<DeclRefExpr>(strip(OC->getArg(0)));
+  return DR && DR->getDecl() == Loop->getLoopVariable();
+}
 } // namespace
+
+/// `for (auto &h : hooks) h(e);` runs every callable registered in hooks:
+/// one that issues collectives but was registered on some ranks only (under
+/// a branch on rank-local data) runs on those ranks only. The branch around
+/// its registration is the divergence.
+std::optional<Engine::Divergence>
+Engine::registrationDivergence(const CallExpr *Call) {
+  for (const CallableRegistration &Reg : registrations(Call)) {
+    if (!issuesCollectives(*this, Reg.Target))
+      continue;
+    const FunctionDecl *At = enclosingFunction(Reg.Site);
+    ResidentResult R = At ? P->resident(At) : ResidentResult();
+    const CFGBlock *B = R ? R.facts().blockOf(Reg.Site) : nullptr;
+    if (!B)
+      continue;
+    for (const CFGBlock *Dep : R.body().liveControlDependencies(B)) {
+      auto It = R.body().BranchTaint.find(Dep);
+      if (It == R.body().BranchTaint.end() || !It->second.Vary)
+        continue;
+      Divergence D;
+      D.Branch = Dep->getTerminatorStmt();
+      D.Condition = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
+      D.IsLoop = isLoopStmt(D.Branch);
+      D.Origin = It->second.Origin;
+      return D;
+    }
+  }
+  return std::nullopt;
+}
 
 void Engine::fillCollectiveFacts(const FunctionDecl *FD) {
   FunctionResult *Light = P->analyze(FD);
@@ -435,6 +512,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
     return std::nullopt;
   if (auto D = dispatchDivergence(*this, Collective))
     return D;
+  if (auto D = registrationDivergence(Collective))
+    return D;
   P->prepare();
   ResidentResult R = P->resident(FD);
   if (!R)
@@ -472,7 +551,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
       if (!Passed)
         continue;
     }
-    if (testsMembershipOf(*this, Dep, Collective))
+    if (testsMembershipOf(*this, Dep, Collective) ||
+        iteratesRegistrations(*this, Collective, Dep->getTerminatorStmt()))
       continue;
     // A counted loop that runs as often on every rank (uniform bounds, or a
     // rank's own range of a uniform length): its counter is no choice.

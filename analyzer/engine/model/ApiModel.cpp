@@ -298,8 +298,9 @@ void collectiveEffects(const CallModelContext &C, ModelEnv &Env) {
     Env.receiveBroadcast(C.Row);
 }
 
-/// Synchronous copies write their destination only (`m->inputs`, not all
-/// of `*m`), with the source's values. Device data read back is rank-local
+/// Copies (synchronous, or queued on a stream: what the destination holds
+/// once the host reads it) write their destination only (`m->inputs`, not
+/// all of `*m`), with the source's values. Device data read back is rank-local
 /// unless known uniform; host data keeps its own variance. Where the source
 /// lives comes from the kind argument.
 void copyEffects(const CallModelContext &C, ModelEnv &Env) {
@@ -378,6 +379,7 @@ const RoleModel Table[] = {
     {Role::ObjectAllocation, allocationReturn},
     // Read where options are followed to their creation (timeouts/).
     {Role::UntimedOptions},
+    {Role::AsyncCopy, nullptr, copyEffects},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

@@ -502,6 +502,18 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       Effects({Call, *Row, Receiver, Args, Ctl}, Env);
   }
 
+  // A project function defined elsewhere (a kernel launcher in a .cu file)
+  // writes the buffers it takes through pointers to non-const data: what a
+  // local buffer holds is no longer known to agree (device results read
+  // back from it are this rank's own, ApiModel's copies).
+  if (!Known && Callee && !Callee->hasBody() && E.isUserCode(Callee) &&
+      !isApiHeaderDecl(E, Callee))
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (isWrittenBuffer(Callee, I, Args[I]))
+        if (const VarDecl *VD = baseVar(Args[I]); VD && isLocal(VD))
+          if (auto It = S.find(VD); It != S.end() && !It->second.Vary)
+            It->second.UniformContent = false;
+
   if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
     if (FunctionResult *CR = P.analyze(Def ? Def : Callee)) {
@@ -558,9 +570,11 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         T.UniformContent = true;
         bool AnyArg = false;
         for (const Expr *A : Args) {
+          AnyArg = true;
+          // A callable is the same code on every rank: only where it was
+          // added (the control) can make the holder differ.
           if (isa<LambdaExpr>(strip(A)))
             continue;
-          AnyArg = true;
           Taint AT = eval(A, S);
           if (AT.Vary)
             AT.ContentOnly = true; // Holds the value; its length is uniform.

@@ -272,8 +272,13 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
         T.join(*FT);
       // The field's range over every write in the TU, if all agree.
       T.Range.reset();
+      // A field that differs between ranks because some write happens on
+      // some ranks only holds its earlier value on the others: one value
+      // written is not the only value read.
       if (isTaughtDecl(E, F))
         T.Range = P.Tu.fieldRange(F);
+      if (T.Vary && T.Range && T.Range->Lo == T.Range->Hi)
+        T.Range.reset();
       // Holds the rank when every write seen stores it (`rank_ = r`).
       T.IsRank = P.Tu.fieldIsRank(F) && isTaughtDecl(E, F);
     }

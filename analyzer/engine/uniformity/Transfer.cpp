@@ -157,9 +157,12 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     if (F && isTaughtDecl(E, F)) {
       Taint Elem = T;
       if (Elem.Vary) {
+        // As for a local container: only a map's operator[] under a branch
+        // that differs between ranks may change its length.
         if (Pointee)
           Elem.PointeeOnly = true;
-        else if (!Container)
+        else if (!Container || !ControlVaries ||
+                 !elementWriteMayResize(F->getType()))
           Elem.ContentOnly = true;
         Elem.IsRank = false;
       }
@@ -256,7 +259,12 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
 }
 
 void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
-  P.Tu.noteFieldVaries(F, T);
+  // A field's facts hold for the whole TU, with no merge point to compare
+  // the arms' values at: a constant written under a branch that differs
+  // between ranks (`if (rank == 0) cfg.every = 5;`) differs there.
+  Taint Settled = T;
+  Settled.settle();
+  P.Tu.noteFieldVaries(F, Settled);
   if (T.Params) {
     // The callers record the value their arguments give it.
     auto It = R.ParamToField.find(F);
@@ -349,6 +357,10 @@ void UniformityAnalysis::noteFieldCommunicatorWrite(const FieldDecl *F,
   QualType T = F->getType();
   if (!T->isScalarType() || T->isBooleanType() || T->isFloatingType())
     return;
+  // The class's own initializer (`MPI_Comm c_ = MPI_COMM_NULL;`), as an
+  // implicit constructor initializer: its text is in the class.
+  if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(X->IgnoreImplicit()))
+    X = Default->getExpr();
   if (mayExpandMacro(X, api::nullCommunicatorName(), E.context()) ||
       X->isNullPointerConstant(E.context(), Expr::NPC_ValueDependentIsNotNull))
     return; // Not yet a communicator (`comm_(MPI_COMM_NULL)`).
