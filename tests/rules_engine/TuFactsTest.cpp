@@ -45,7 +45,15 @@ Taint constant(int64_t V) { return Taint::constant(V); }
 
 /// One write the data-flow may note.
 struct Write {
-  enum Kind { Global, FieldVaries, FieldValue, SubComm, SubCommField } K;
+  enum Kind {
+    Global,
+    FieldVaries,
+    FieldValue,
+    SubComm,
+    SubCommField,
+    FieldPending,
+    FieldAgreed
+  } K;
   unsigned Target;
   Taint Value;
   bool Sub = false; ///< SubCommField: a sub-communicator written.
@@ -61,6 +69,10 @@ struct Write {
       return F.noteSubCommunicator(var(Target + 8));
     case SubCommField:
       return F.noteFieldCommunicator(field(Target + 8), Sub);
+    case FieldPending:
+      return F.noteFieldPendingVary(field(Target + 16), Value);
+    case FieldAgreed:
+      return F.noteFieldAgreed(field(Target + 16));
     }
     return false;
   }
@@ -81,6 +93,10 @@ std::vector<Write> writes() {
   for (unsigned T = 0; T < 2; ++T)
     for (bool Sub : {true, false, true})
       Out.push_back({Write::SubCommField, T, Taint(), Sub});
+  for (unsigned T = 0; T < 2; ++T) {
+    Out.push_back({Write::FieldPending, T, rankValue()});
+    Out.push_back({Write::FieldAgreed, T, Taint()});
+  }
   return Out;
 }
 
@@ -221,4 +237,32 @@ TEST(TuFacts, ALaterWriteWidensWhatVaries) {
   EXPECT_TRUE(F == G);
 }
 
+} // namespace
+
+namespace {
+// `if (rank == 0) cfg.every = 5;`: the field differs between ranks, until
+// some collective writes it (then the reads get what the paths agreed on),
+// whichever of the two the rounds see first.
+TEST(TuFacts, AValueWrittenOnSomeRanksVariesUnlessACollectiveAgreesOnIt) {
+  TuFacts PendingFirst, AgreedFirst, NotAgreed;
+  ASSERT_TRUE(PendingFirst.noteFieldPendingVary(field(40), rankValue()));
+  EXPECT_NE(PendingFirst.fieldVary(field(40)), nullptr);
+  EXPECT_TRUE(PendingFirst.noteFieldAgreed(field(40)));
+  EXPECT_EQ(PendingFirst.fieldVary(field(40)), nullptr);
+  EXPECT_FALSE(PendingFirst.noteFieldAgreed(field(40)));
+
+  AgreedFirst.noteFieldAgreed(field(40));
+  AgreedFirst.noteFieldPendingVary(field(40), rankValue());
+  EXPECT_EQ(AgreedFirst.fieldVary(field(40)), nullptr);
+  EXPECT_TRUE(AgreedFirst == PendingFirst);
+
+  // Only a varying (settled) value is noted; another field stays apart.
+  EXPECT_FALSE(NotAgreed.noteFieldPendingVary(field(41), constant(5)));
+  NotAgreed.noteFieldPendingVary(field(41), rankValue());
+  NotAgreed.noteFieldAgreed(field(40));
+  EXPECT_NE(NotAgreed.fieldVary(field(41)), nullptr);
+  // A varying write proper is not undone by an agreement.
+  NotAgreed.noteFieldVaries(field(40), rankValue());
+  EXPECT_NE(NotAgreed.fieldVary(field(40)), nullptr);
+}
 } // namespace

@@ -71,6 +71,14 @@ bool TuFacts::noteFieldVaries(const FieldDecl *F, const Taint &T) {
   return T.Vary && joinVary(FieldVary, F, T);
 }
 
+bool TuFacts::noteFieldPendingVary(const FieldDecl *F, const Taint &T) {
+  return T.Vary && joinVary(FieldPendingVary, F, T);
+}
+
+bool TuFacts::noteFieldAgreed(const FieldDecl *F) {
+  return AgreedFields.insert(F).second && grew();
+}
+
 bool TuFacts::noteFieldValue(const FieldDecl *F, const Taint &T) {
   bool Grew = joinIsRank(FieldIsRank, F, T.IsRank);
   return joinRange(F, T.Range) || Grew;
@@ -96,6 +104,10 @@ bool TuFacts::join(const TuFacts &O) {
     Grew |= joinVary(GlobalVary, Key, T);
   for (const auto &[Key, T] : O.FieldVary)
     Grew |= joinVary(FieldVary, Key, T);
+  for (const auto &[Key, T] : O.FieldPendingVary)
+    Grew |= joinVary(FieldPendingVary, Key, T);
+  for (const void *Key : O.AgreedFields)
+    Grew |= AgreedFields.insert(Key).second && grew();
   for (const auto &[Key, IsRank] : O.GlobalIsRank)
     Grew |= joinIsRank(GlobalIsRank, Key, IsRank);
   for (const auto &[Key, IsRank] : O.FieldIsRank)
@@ -129,8 +141,11 @@ bool TuFacts::globalIsRank(const VarDecl *VD) const {
 }
 
 const Taint *TuFacts::fieldVary(const FieldDecl *F) const {
-  auto It = FieldVary.find(F);
-  return It == FieldVary.end() ? nullptr : &It->second;
+  if (auto It = FieldVary.find(F); It != FieldVary.end())
+    return &It->second;
+  auto It = FieldPendingVary.find(F);
+  return It == FieldPendingVary.end() || AgreedFields.count(F) ? nullptr
+                                                               : &It->second;
 }
 
 std::optional<IntRange> TuFacts::fieldRange(const FieldDecl *F) const {
@@ -162,8 +177,14 @@ bool TuFacts::operator==(const TuFacts &O) const {
     }
     return true;
   };
-  if (!SameKeys(GlobalVary, O.GlobalVary) || !SameKeys(FieldVary, O.FieldVary))
+  if (!SameKeys(GlobalVary, O.GlobalVary) ||
+      !SameKeys(FieldVary, O.FieldVary) ||
+      !SameKeys(FieldPendingVary, O.FieldPendingVary) ||
+      AgreedFields.size() != O.AgreedFields.size())
     return false;
+  for (const void *Key : AgreedFields)
+    if (!O.AgreedFields.count(Key))
+      return false;
   auto SameValues = [](const auto &A, const auto &B) {
     if (A.size() != B.size())
       return false;

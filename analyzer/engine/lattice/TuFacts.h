@@ -7,8 +7,9 @@
 // sub-communicators.
 //
 // Each fact is a lattice of finite height that only grows: absent < present
-// for a varying global or field and a sub-communicator; a field's range goes
-// from absent to the first write's range to unknown (widened at its first
+// for a varying global or field, a field written one value on some ranks
+// only, a field a collective writes, and a sub-communicator; a field's range
+// goes from absent to the first write's range to unknown (widened at its first
 // change: a field that keeps changing is a counter); "only the rank" falls
 // once from true to false, and so does "every communicator written into
 // this field is a sub-communicator". Every note*() is a join with one write and
@@ -42,6 +43,13 @@ public:
   bool noteGlobalInitializer(const clang::VarDecl *VD, const Taint &T);
   /// A write of the varying T into field F.
   bool noteFieldVaries(const clang::FieldDecl *F, const Taint &T);
+  /// A write of one named value under a branch that differs between ranks
+  /// (`if (rank == 0) cfg.every = 5;`, T settled): the field differs
+  /// between ranks unless the program agrees on it with a collective.
+  bool noteFieldPendingVary(const clang::FieldDecl *F, const Taint &T);
+  /// A collective writes field F (`MPI_Bcast(&cfg.every, ...)`, or its
+  /// whole object): what one rank alone wrote there is agreed before reads.
+  bool noteFieldAgreed(const clang::FieldDecl *F);
   /// A write of T, which no parameter reaches (the callers record what
   /// their arguments give it), into field F: its range and rank-ness.
   bool noteFieldValue(const clang::FieldDecl *F, const Taint &T);
@@ -60,7 +68,8 @@ public:
   const Taint *globalVary(const clang::VarDecl *VD) const;
   /// Is every write of the global seen the rank itself?
   bool globalIsRank(const clang::VarDecl *VD) const;
-  /// Why a field varies, when a varying write was seen.
+  /// Why a field varies, when a varying write was seen (or a named value
+  /// written on some ranks only, into a field no collective writes).
   const Taint *fieldVary(const clang::FieldDecl *F) const;
   /// The range of every value written into F; nullopt when unknown or when
   /// no write was seen.
@@ -87,7 +96,8 @@ private:
                   bool IsRank);
   bool joinRange(const void *Key, const std::optional<IntRange> &Range);
 
-  llvm::DenseMap<const void *, Taint> GlobalVary, FieldVary;
+  llvm::DenseMap<const void *, Taint> GlobalVary, FieldVary, FieldPendingVary;
+  llvm::SmallPtrSet<const void *, 8> AgreedFields;
   llvm::DenseMap<const void *, bool> GlobalIsRank, FieldIsRank;
   /// Absent: no write seen; nullopt: unknown.
   llvm::DenseMap<const void *, std::optional<IntRange>> FieldRange;

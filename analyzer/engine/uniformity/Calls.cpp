@@ -381,6 +381,18 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
   };
   if (Receiver && ShapeVaries(Receiver))
     return true;
+  // `shards[rank]`: an element chosen by a rank-dependent index, when the
+  // elements are containers themselves, may be any of them, of its own
+  // length (a tensor's rows, by contrast, all have one shape).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+      OC && OC->getOperator() == OO_Subscript && Receiver && Args.size() == 1 &&
+      !isTensorType(Receiver->getType())) {
+    QualType Element = Call->getType().getNonReferenceType();
+    if (!isTensorType(Element) &&
+        memberTypedef(Element->getAsCXXRecordDecl(), "value_type") &&
+        eval(Args[0], S).Vary)
+      return true;
+  }
   bool IsOperator = isa<CXXOperatorCallExpr>(Call);
   for (unsigned I = 0; I < Args.size(); ++I) {
     const Expr *A = Args[I];

@@ -214,12 +214,14 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
       U && U->getOpcode() == UO_AddrOf)
     Target = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(Target))
-    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
+      P.Tu.noteFieldAgreed(F);
       if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
         Taint T;
         T.UniformContent = true;
         S[StateKey(Base, F)] = T;
       }
+    }
   llvm::SmallVector<const VarDecl *, 4> Vars;
   collectVarRefs(Buffer, Vars);
   for (size_t I = 0; I < Vars.size(); ++I) {
@@ -254,17 +256,23 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
     return;
   Taint T;
   T.UniformContent = true;
-  for (const FieldDecl *F : RD->getDefinition()->fields())
+  for (const FieldDecl *F : RD->getDefinition()->fields()) {
+    P.Tu.noteFieldAgreed(F);
     S[StateKey(Base, F)] = T;
+  }
 }
 
 void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
+  P.Tu.noteFieldVaries(F, T);
   // A field's facts hold for the whole TU, with no merge point to compare
-  // the arms' values at: a constant written under a branch that differs
-  // between ranks (`if (rank == 0) cfg.every = 5;`) differs there.
-  Taint Settled = T;
-  Settled.settle();
-  P.Tu.noteFieldVaries(F, Settled);
+  // the arms' values at: a named value written under a branch that differs
+  // between ranks (`if (rank == 0) cfg.every = 5;`) differs there, unless a
+  // collective agrees on the field (TuFacts::fieldVary).
+  if (!T.Vary && T.PendingVary) {
+    Taint Settled = T;
+    Settled.settle();
+    P.Tu.noteFieldPendingVary(F, Settled);
+  }
   if (T.Params) {
     // The callers record the value their arguments give it.
     auto It = R.ParamToField.find(F);
