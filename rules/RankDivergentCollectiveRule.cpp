@@ -110,7 +110,10 @@ void RankDivergentCollectiveRule::reportDispatch(const CollectiveSite &Site,
                                                  const Engine::Divergence &D) {
   // `role->sync()`: the method; `step()`: the holder.
   std::string Called = "the call";
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Site.Call))
+  if (const FunctionDecl *Direct = Site.Call->getDirectCallee();
+      Direct && !isa<CXXMethodDecl>(Direct))
+    Called = "'" + Direct->getQualifiedNameAsString() + "'"; // std::visit
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Site.Call))
     Called = "'" + MC->getMethodDecl()->getNameAsString() + "'";
   else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Site.Call);
            OC && OC->getNumArgs())
@@ -118,11 +121,22 @@ void RankDivergentCollectiveRule::reportDispatch(const CollectiveSite &Site,
             dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
       Called = "'" + Ref->getDecl()->getNameAsString() + "'";
   auto Target = [&](const FunctionDecl *FD) {
+    // An instantiation of a generic visitor: which argument type it runs
+    // for (`[](auto &r) { r.run(); }` with a Leader or a Worker).
+    std::string For;
+    if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+        Args && Args->size() &&
+        Args->get(0).getKind() == TemplateArgument::Type)
+      For = " for '" +
+            Args->get(0).getAsType().getNonReferenceType().getAsString(
+                PrintingPolicy(FD->getASTContext().getLangOpts())) +
+            "'";
     if (const auto *M = dyn_cast<CXXMethodDecl>(FD);
         M && M->getParent()->isLambda())
       return "the lambda at line " +
-             std::to_string(SM->getExpansionLineNumber(FD->getLocation()));
-    return "'" + FD->getQualifiedNameAsString() + "'";
+             std::to_string(SM->getExpansionLineNumber(FD->getLocation())) +
+             For;
+    return "'" + FD->getQualifiedNameAsString() + "'" + For;
   };
   auto Diag = diag(
       Site.Call->getBeginLoc(),

@@ -105,12 +105,17 @@ enum class Role : uint8_t {
                     ///< only the object holds what the arguments give.
   UntimedOptions,   ///< Returns process-group options whose timeout is not set
                     ///< on every path (a factory another TU defines).
-  AsyncCopy,        ///< Queues a copy on a stream (cudaMemcpyAsync; Recv is the
-                    ///< destination, Send the source, Flag the kind): the
-  ///< destination gets the source's values, the host does not wait.
+  /// Queues a copy on a stream (cudaMemcpyAsync; Recv is the destination,
+  /// Send the source, Flag the kind): the destination gets the source's
+  /// values, the host does not wait.
+  AsyncCopy,
+  /// Calls its callable argument (Args.Value) with the alternative its
+  /// variant argument (Args.Send) holds (std::visit): that variant chooses
+  /// which of the callable's overloads runs.
+  VariantDispatch,
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::AsyncCopy) + 1;
+constexpr unsigned NumRoles = unsigned(Role::VariantDispatch) + 1;
 
 const char *roleName(Role R);
 

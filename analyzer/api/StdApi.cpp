@@ -43,6 +43,10 @@ const ApiEntry Rows[] = {
     {F, Role::Parse, "std::stod", A.send(0)},
 
     // Ends the whole job: the launcher tears every rank down.
+    // std::visit(visitor, variant): the variant's alternative chooses which
+    // of the visitor's call operators runs.
+    {F, Role::VariantDispatch, "std::visit", A.value(0).send(1)},
+
     {F, Role::FailStop, "exit", A.exitStatus(0)},
     {F, Role::FailStop, "_exit", A.exitStatus(0)},
     {F, Role::FailStop, "_Exit", A.exitStatus(0)},

@@ -60,6 +60,7 @@ const char *AllTestdataHeaders = R"cpp(
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <variant>
 #include <vector>
 )cpp";
 
@@ -148,6 +149,9 @@ bool fits(const ApiEntry &E, llvm::StringRef Field, const ParmVarDecl *Param,
     // The file read: a path or stream, possibly forwarded through a pack.
     Ok = Param->isParameterPack() || isCharPointer(T) ||
          contains(T, "basic_string") || contains(T, "istream");
+  else if (Field == "Send" && E.TheRole == Role::VariantDispatch)
+    // The variants visited (a pack in std::visit's declaration).
+    Ok = Param->isParameterPack() || contains(T, "variant");
   else if (Field == "Request")
     Ok = contains(T, "MPI_Request");
   else if (Field == "Stream")

@@ -171,18 +171,48 @@ const CXXMethodDecl *unresolvedVirtual(Engine &E, const CallExpr *Call) {
 /// given several functions. With Registered, also the callables registered
 /// in the container whose element it calls (each of those runs in turn:
 /// none is chosen).
+/// The call operators of a visitor (`[](auto &r) { r.run(); }`, a struct
+/// of overloads): each one, or each instantiation of a template one.
+llvm::SmallVector<const FunctionDecl *, 4> callOperators(const Expr *Visitor) {
+  llvm::SmallVector<const FunctionDecl *, 4> Out;
+  const CXXRecordDecl *RD =
+      Visitor ? Visitor->getType().getNonReferenceType()->getAsCXXRecordDecl()
+              : nullptr;
+  if (!RD || !RD->hasDefinition())
+    return Out;
+  for (const Decl *D : RD->decls()) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(D);
+        MD && MD->getOverloadedOperator() == OO_Call)
+      Out.push_back(MD);
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D);
+        FT && FT->getTemplatedDecl()->getOverloadedOperator() == OO_Call)
+      for (const FunctionDecl *Spec : FT->specializations())
+        Out.push_back(Spec);
+  }
+  return Out;
+}
+
 llvm::SmallVector<const FunctionDecl *, 4>
 possibleTargets(Engine &E, const CallExpr *Call, bool Registered = false) {
   if (const CXXMethodDecl *MD = unresolvedVirtual(E, Call))
     return E.overriders(MD);
+  // std::visit: the alternative the variant holds picks the overload.
+  if (const api::ApiEntry *Row = E.apiRole(Call, api::Role::VariantDispatch))
+    if (Row->Args.Value >= 0 && Row->Args.Value < (int)Call->getNumArgs())
+      return callOperators(Call->getArg(Row->Args.Value));
   llvm::ArrayRef<const FunctionDecl *> C = E.callCandidates(Call);
   if (C.empty() && Registered)
     C = E.registeredTargets(Call);
   return llvm::SmallVector<const FunctionDecl *, 4>(C.begin(), C.end());
 }
 
-/// What chooses the target of such a call: the object, or the holder.
-const Expr *chooser(const CallExpr *Call) {
+/// What chooses the target of such a call: the object, the holder, or the
+/// variant a visitor is given.
+const Expr *chooser(Engine &E, const CallExpr *Call) {
+  if (const api::ApiEntry *Row = E.apiRole(Call, api::Role::VariantDispatch))
+    return Row->Args.Send >= 0 && Row->Args.Send < (int)Call->getNumArgs()
+               ? Call->getArg(Row->Args.Send)
+               : nullptr;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     return MC->getImplicitObjectArgument();
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
@@ -242,7 +272,7 @@ std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
   }
   if (!Other)
     return std::nullopt;
-  const Expr *By = chooser(Call);
+  const Expr *By = chooser(E, Call);
   UniformityAnswer A = By ? E.uniformity(By) : UniformityAnswer{};
   if (A.Uniform || !A.Origin)
     return std::nullopt;

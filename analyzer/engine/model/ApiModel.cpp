@@ -380,6 +380,8 @@ const RoleModel Table[] = {
     // Read where options are followed to their creation (timeouts/).
     {Role::UntimedOptions},
     {Role::AsyncCopy, nullptr, copyEffects},
+    // Read where a call's possible targets are listed (collectives/).
+    {Role::VariantDispatch},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

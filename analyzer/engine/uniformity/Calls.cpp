@@ -103,6 +103,25 @@ static bool readsObject(const FunctionDecl *FD) {
   return Uses(FD->getBody());
 }
 
+/// Does the callee only read argument I: a parameter taken by value (not a
+/// pointer) or through a pointer or reference to const (`strcmp(cfg.name,
+/// ...)`, `printf("%s", cfg.name)`)? A variadic argument is a copy, unless
+/// it is a pointer to non-const data (`scanf("%d", &cfg.n)`).
+static bool readOnlyArgument(const FunctionDecl *Callee, unsigned I,
+                             const Expr *A) {
+  if (!Callee)
+    return false;
+  QualType T = I < Callee->getNumParams() ? Callee->getParamDecl(I)->getType()
+                                          : A->getType();
+  if (I >= Callee->getNumParams() && !Callee->isVariadic())
+    return false;
+  if (T->isPointerType() || T->isReferenceType())
+    return T->getPointeeType().isConstQualified();
+  return !T->isRecordType() || T->getAsCXXRecordDecl() == nullptr ||
+         !T->getAsCXXRecordDecl()->hasDefinition() ||
+         T->getAsCXXRecordDecl()->isTriviallyCopyable();
+}
+
 /// Does a library function take argument I (A) as a buffer to write: a
 /// pointer to non-const data (not a handle to an opaque struct)?
 static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
@@ -497,8 +516,9 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   // it is given: what this path knew of those fields is gone.
   if (E.api().lookup(Callee).empty()) {
     llvm::SmallVector<const VarDecl *, 4> Given;
-    for (const Expr *A : Args)
-      collectVarRefs(A, Given);
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (!readOnlyArgument(Callee, I, Args[I]))
+        collectVarRefs(Args[I], Given);
     if (Receiver)
       collectVarRefs(Receiver, Given);
     for (const VarDecl *VD : Given)
