@@ -57,6 +57,26 @@ const VarDecl *fieldBase(const MemberExpr *M) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+bool everyReturnValue(const FunctionDecl *FD,
+                      llvm::function_ref<bool(const Expr *)> Returned) {
+  llvm::SmallVector<const Stmt *, 32> Work{FD ? FD->getBody() : nullptr};
+  unsigned Returns = 0;
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      if (!R->getRetValue() || !Returned(R->getRetValue()))
+        return false;
+      ++Returns;
+      continue;
+    }
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Returns > 0;
+}
+
 const FieldDecl *accessedField(const Expr *E) {
   E = strip(E);
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(E);

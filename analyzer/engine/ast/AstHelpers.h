@@ -11,6 +11,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -33,6 +34,11 @@ const clang::VarDecl *baseVar(const clang::Expr *E);
 /// The field an access designates: `x.f`, `p->f`, `this->f`, `&x.f`;
 /// null otherwise.
 const clang::FieldDecl *accessedField(const clang::Expr *E);
+
+/// Does FD's body return a value at least once, and only values Returned
+/// accepts (returns inside lambdas belong to the lambdas)?
+bool everyReturnValue(const clang::FunctionDecl *FD,
+                      llvm::function_ref<bool(const clang::Expr *)> Returned);
 
 /// The variable a field access starts from: `v` in `v.f` and `v->f` (not
 /// `a[i].f` or `v.g.f`); null otherwise.

@@ -53,22 +53,8 @@ bool Engine::isSubCommunicator(const Expr *Comm, int Depth) {
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def || !Def->hasBody() || !isTaughtDecl(*this, Def))
     return false;
-  llvm::SmallVector<const Stmt *, 16> Work{Def->getBody()};
-  unsigned Returns = 0;
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
-      continue;
-    if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
-      if (!isSubCommunicator(Ret->getRetValue(), Depth + 1))
-        return false;
-      ++Returns;
-      continue;
-    }
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
-  return Returns > 0;
+  return everyReturnValue(
+      Def, [&](const Expr *X) { return isSubCommunicator(X, Depth + 1); });
 }
 
 bool Engine::isOnSubCommunicator(const CallExpr *Call) {

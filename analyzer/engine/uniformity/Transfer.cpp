@@ -325,22 +325,8 @@ bool UniformityAnalysis::returnsSubCommunicator(const Expr *X) {
 bool UniformityAnalysis::returnsOnlySubCommunicators(const FunctionDecl *Def) {
   // Every value it returns is a sub-communicator (`MPI_Comm c;
   // MPI_Comm_split(..., &c); return c;`): so is what the caller keeps.
-  llvm::SmallVector<const Stmt *, 32> Work{Def->getBody()};
-  unsigned Returns = 0;
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
-      continue;
-    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-      if (!R->getRetValue() || !holdsSubCommunicator(R->getRetValue()))
-        return false;
-      ++Returns;
-      continue;
-    }
-    for (const Stmt *Child : S->children())
-      Work.push_back(Child);
-  }
-  return Returns > 0;
+  return everyReturnValue(
+      Def, [&](const Expr *X) { return holdsSubCommunicator(X); });
 }
 
 bool UniformityAnalysis::holdsSubCommunicator(const Expr *X) {
