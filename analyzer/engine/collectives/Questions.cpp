@@ -13,6 +13,7 @@
 #include "engine/EngineCache.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
+#include "engine/collectives/Dispatch.h"
 #include "engine/collectives/Divergence.h"
 #include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
@@ -108,105 +109,6 @@ bool Engine::onParamCommunicators(const FunctionDecl *FD,
   return true;
 }
 
-llvm::SmallVector<const FunctionDecl *, 4>
-Engine::overriders(const FunctionDecl *Method) {
-  llvm::SmallVector<const FunctionDecl *, 4> Out;
-  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Method);
-  if (!MD || !MD->isVirtual())
-    return Out;
-  MD = MD->getCanonicalDecl();
-  if (auto It = P->Overriders.find(MD); It != P->Overriders.end())
-    return It->second;
-  std::function<bool(const CXXMethodDecl *, int)> Overrides =
-      [&](const CXXMethodDecl *M, int Depth) {
-        if (M->getCanonicalDecl() == MD)
-          return true;
-        if (Depth > 8)
-          return false;
-        for (const CXXMethodDecl *O : M->overridden_methods())
-          if (Overrides(O, Depth + 1))
-            return true;
-        return false;
-      };
-  for (const FunctionDecl *F : userFunctions())
-    if (const auto *M = dyn_cast<CXXMethodDecl>(F);
-        M && M->doesThisDeclarationHaveABody() && Overrides(M, 0) &&
-        !llvm::is_contained(Out, M))
-      Out.push_back(M);
-  P->Overriders[MD] = Out;
-  return Out;
-}
-
-namespace {
-/// The virtual call's static callee when its object's class is not known
-/// (resolveCallee found no overrider of its own).
-const CXXMethodDecl *unresolvedVirtual(Engine &E, const CallExpr *Call) {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  const auto *MD = MC ? MC->getMethodDecl() : nullptr;
-  if (!MD || !MD->isVirtual() || E.resolveCallee(Call) != MD)
-    return nullptr;
-  // Qualified calls (Base::f()) are not dispatched.
-  if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-      ME && ME->hasQualifier())
-    return nullptr;
-  return MD;
-}
-
-/// The functions a call may run when its target is chosen at run time: the
-/// overriders of an unresolved virtual call, the candidates of a holder
-/// given several functions. With Registered, also the callables registered
-/// in the container whose element it calls (each of those runs in turn:
-/// none is chosen).
-/// The call operators of a visitor (`[](auto &r) { r.run(); }`, a struct
-/// of overloads): each one, or each instantiation of a template one.
-llvm::SmallVector<const FunctionDecl *, 4> callOperators(const Expr *Visitor) {
-  llvm::SmallVector<const FunctionDecl *, 4> Out;
-  const CXXRecordDecl *RD =
-      Visitor ? Visitor->getType().getNonReferenceType()->getAsCXXRecordDecl()
-              : nullptr;
-  if (!RD || !RD->hasDefinition())
-    return Out;
-  for (const Decl *D : RD->decls()) {
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(D);
-        MD && MD->getOverloadedOperator() == OO_Call)
-      Out.push_back(MD);
-    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D);
-        FT && FT->getTemplatedDecl()->getOverloadedOperator() == OO_Call)
-      for (const FunctionDecl *Spec : FT->specializations())
-        Out.push_back(Spec);
-  }
-  return Out;
-}
-
-llvm::SmallVector<const FunctionDecl *, 4>
-possibleTargets(Engine &E, const CallExpr *Call, bool Registered = false) {
-  if (const CXXMethodDecl *MD = unresolvedVirtual(E, Call))
-    return E.overriders(MD);
-  // std::visit: the alternative the variant holds picks the overload.
-  if (const api::ApiEntry *Row = E.apiRole(Call, api::Role::VariantDispatch))
-    if (Row->Args.Value >= 0 && Row->Args.Value < (int)Call->getNumArgs())
-      return callOperators(Call->getArg(Row->Args.Value));
-  llvm::ArrayRef<const FunctionDecl *> C = E.callCandidates(Call);
-  if (C.empty() && Registered)
-    C = E.registeredTargets(Call);
-  return llvm::SmallVector<const FunctionDecl *, 4>(C.begin(), C.end());
-}
-
-/// What chooses the target of such a call: the object, the holder, or the
-/// variant a visitor is given.
-const Expr *chooser(Engine &E, const CallExpr *Call) {
-  if (const api::ApiEntry *Row = E.apiRole(Call, api::Role::VariantDispatch))
-    return Row->Args.Send >= 0 && Row->Args.Send < (int)Call->getNumArgs()
-               ? Call->getArg(Row->Args.Send)
-               : nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
-    return OC->getNumArgs() ? OC->getArg(0) : nullptr;
-  return Call->getCallee();
-}
-} // namespace
-
 std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   const FunctionDecl *FD = resolveCallee(Call);
   if (!FD)
@@ -224,97 +126,10 @@ std::optional<CollectiveSite> Engine::collectiveAt(const CallExpr *Call) {
   // holder given several functions, issues a collective when one of the
   // functions it may run does.
   for (const FunctionDecl *Target :
-       possibleTargets(*this, Call, /*Registered=*/true))
+       collectives::possibleTargets(*this, Call, /*Registered=*/true))
     if (Target != FD && Target->hasBody() && isTaughtDecl(*this, Target))
       if (const FunctionSummary &S = summary(Target); S.IssuesCollective)
         return CollectiveSite{Call, nullptr, Target, S.FirstCollective};
-  return std::nullopt;
-}
-
-namespace {
-/// `r->sync()` where the overriders issue different collectives and the
-/// object r designates depends on the rank: the ranks run different
-/// overriders.
-std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
-                                                     const CallExpr *Call) {
-  auto Overs = possibleTargets(E, Call);
-  if (Overs.size() < 2)
-    return std::nullopt;
-  collectives::CalleeTrees Callees;
-  const FunctionDecl *First = nullptr, *Other = nullptr;
-  std::string FirstTree;
-  for (const FunctionDecl *Over : Overs) {
-    if (!Over->hasBody() || !isTaughtDecl(E, Over))
-      continue;
-    std::string Tree =
-        collectives::print(collectives::functionSequence(E, Over, Callees));
-    if (!First) {
-      First = Over;
-      FirstTree = Tree;
-    } else if (Tree != FirstTree) {
-      Other = Over;
-      break;
-    }
-  }
-  if (!Other)
-    return std::nullopt;
-  const Expr *By = chooser(E, Call);
-  UniformityAnswer A = By ? E.uniformity(By) : UniformityAnswer{};
-  if (A.Uniform || !A.Origin)
-    return std::nullopt;
-  Engine::Divergence D;
-  D.Origin = *A.Origin;
-  D.Overrider = First;
-  D.OtherOverrider = Other;
-  return D;
-}
-
-bool issuesCollectives(Engine &E, const FunctionDecl *FD) {
-  return FD && FD->hasBody() && isTaughtDecl(E, FD) &&
-         E.summary(FD).IssuesCollective;
-}
-
-/// The range-for over the container whose element Call runs: how many
-/// callables it holds is not how many collectives it issues (the
-/// registrations decide, registrationDivergence).
-bool iteratesRegistrations(Engine &E, const CallExpr *Call,
-                           const Stmt *Terminator) {
-  const auto *Loop = dyn_cast_or_null<CXXForRangeStmt>(Terminator);
-  const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
-  if (!Loop || !OC || OC->getNumArgs() < 1 || E.registrations(Call).empty())
-    return false;
-  const auto *DR = dyn_cast<DeclRefExpr>(strip(OC->getArg(0)));
-  return DR && DR->getDecl() == Loop->getLoopVariable();
-}
-} // namespace
-
-/// `for (auto &h : hooks) h(e);` runs every callable registered in hooks:
-/// one that issues collectives but was registered on some ranks only (under
-/// a branch on rank-local data) runs on those ranks only. The branch around
-/// its registration is the divergence.
-std::optional<Engine::Divergence>
-Engine::registrationDivergence(const CallExpr *Call) {
-  for (const CallableRegistration &Reg : registrations(Call)) {
-    if (!issuesCollectives(*this, Reg.Target))
-      continue;
-    const FunctionDecl *At = enclosingFunction(Reg.Site);
-    ResidentResult R = At ? P->resident(At) : ResidentResult();
-    const CFGBlock *B = R ? R.facts().blockOf(Reg.Site) : nullptr;
-    if (!B)
-      continue;
-    for (const CFGBlock *Dep : R.body().liveControlDependencies(B)) {
-      auto It = R.body().BranchTaint.find(Dep);
-      if (It == R.body().BranchTaint.end() || !It->second.Vary)
-        continue;
-      Divergence D;
-      D.Branch = Dep->getTerminatorStmt();
-      D.Condition = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
-      D.IsLoop = isLoopStmt(D.Branch);
-      D.Origin = It->second.Origin;
-      return D;
-    }
-  }
   return std::nullopt;
 }
 
@@ -526,7 +341,7 @@ Engine::divergenceAt(const CallExpr *Collective) {
   const FunctionDecl *FD = enclosingFunction(Collective);
   if (!FD)
     return std::nullopt;
-  if (auto D = dispatchDivergence(*this, Collective))
+  if (auto D = collectives::dispatchDivergence(*this, Collective))
     return D;
   if (auto D = registrationDivergence(Collective))
     return D;
@@ -568,7 +383,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
         continue;
     }
     if (testsMembershipOf(*this, Dep, Collective) ||
-        iteratesRegistrations(*this, Collective, Dep->getTerminatorStmt()))
+        collectives::iteratesRegistrations(*this, Collective,
+                                           Dep->getTerminatorStmt()))
       continue;
     // A counted loop that runs as often on every rank (uniform bounds, or a
     // rank's own range of a uniform length): its counter is no choice.
