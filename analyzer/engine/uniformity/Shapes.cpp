@@ -1,0 +1,189 @@
+//===- Shapes.cpp - The shape a call's result has -------------------------===//
+//
+// Tensors and containers carry their shape apart from their values: a
+// call's result gets a shape key (the same key, the same shape on every
+// rank) from constant sizes, from its receiver or first tensor argument
+// (SameShape rows), or from a scalar operator; and the shape varies only
+// when what it is built from does (sizes, inputs, an element picked by a
+// rank-dependent index among containers).
+//
+//===----------------------------------------------------------------------===//
+#include "engine/ast/AstHelpers.h"
+#include "engine/uniformity/UniformityAnalysis.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace distlint {
+
+using api::Role;
+
+/// The integers of a braced list or single integer argument, when all are
+/// non-negative constants (`{1}`, `{2, 3}`, `8`); -1 ("infer") is unknown.
+static bool constantInts(const Expr *A, ASTContext &Ctx,
+                         llvm::SmallVectorImpl<int64_t> &Out) {
+  A = strip(A);
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(A))
+    A = strip(SIL->getSubExpr());
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(A)) {
+    if (CE->getNumArgs() != 1)
+      return false;
+    return constantInts(CE->getArg(0), Ctx, Out);
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(A)) {
+    for (const Expr *Init : IL->inits())
+      if (!constantInts(Init, Ctx, Out))
+        return false;
+    return IL->getNumInits() > 0;
+  }
+  if (A->isValueDependent())
+    return false;
+  auto V = A->getIntegerConstantExpr(Ctx);
+  if (!V || V->isNegative() || !V->isRepresentableByInt64())
+    return false;
+  Out.push_back(V->getExtValue());
+  return true;
+}
+
+uint64_t
+UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
+                                     llvm::ArrayRef<const Expr *> Args) {
+  if (!Callee)
+    return 0;
+  // The result's shape is its `size` / `shape` int-array parameter
+  // (factories: zeros(size), full(size, v); views: reshape(shape)); other
+  // int arrays (sum(dim)) say nothing about it.
+  for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+    const ParmVarDecl *PD = Callee->getParamDecl(I);
+    if (!isSizeArrayType(PD->getType()) || !PD->getIdentifier() ||
+        (PD->getName() != "size" && PD->getName() != "shape"))
+      continue;
+    llvm::SmallVector<int64_t, 4> Dims;
+    if (!constantInts(Args[I], E.context(), Dims))
+      return 0;
+    uint64_t Key = 1469598103934665603ull;
+    for (int64_t D : Dims)
+      Key = (Key ^ uint64_t(D + 1)) * 1099511628211ull;
+    return Key ? Key : 1;
+  }
+  return 0;
+}
+
+uint64_t UniformityAnalysis::resultShapeKey(const CallExpr *Call,
+                                            const FunctionDecl *Callee,
+                                            const Expr *Receiver,
+                                            llvm::ArrayRef<const Expr *> Args,
+                                            const VarState &S) {
+  if (!isTensorType(Call->getType()))
+    return 0;
+  if (uint64_t Key = constantShapeKey(Callee, Args))
+    return Key;
+  if (isa<CXXOperatorCallExpr>(Call))
+    if (uint64_t Key = scalarOperatorShapeKey(Receiver, Args, S))
+      return Key;
+  return sameShapeKey(Callee, Receiver, Args, S);
+}
+
+uint64_t UniformityAnalysis::sameShapeKey(const FunctionDecl *Callee,
+                                          const Expr *Receiver,
+                                          llvm::ArrayRef<const Expr *> Args,
+                                          const VarState &S) {
+  if (!Callee || !E.api().has(Callee, api::Role::SameShape))
+    return 0;
+  if (Receiver)
+    return isTensorType(Receiver->getType()) ? eval(Receiver, S).ShapeKey : 0;
+  for (const Expr *A : Args)
+    if (isTensorType(A->getType()))
+      return eval(A, S).ShapeKey;
+  return 0;
+}
+
+uint64_t
+UniformityAnalysis::scalarOperatorShapeKey(const Expr *Receiver,
+                                           llvm::ArrayRef<const Expr *> Args,
+                                           const VarState &S) {
+  // `t * 0.5`, `t - 1`: an operator between one tensor and numbers keeps
+  // the tensor's shape; two tensors may broadcast to another one.
+  uint64_t Key = 0;
+  auto Operand = [&](const Expr *A) {
+    if (!isTensorType(A->getType()))
+      return true;
+    if (Key)
+      return false;
+    Key = eval(A, S).ShapeKey;
+    return Key != 0;
+  };
+  if (Receiver && !Operand(Receiver))
+    return 0;
+  for (const Expr *A : Args)
+    if (!Operand(A))
+      return 0;
+  return Key;
+}
+
+bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
+                                           const FunctionDecl *Callee,
+                                           const Expr *Receiver,
+                                           llvm::ArrayRef<const Expr *> Args,
+                                           const VarState &S) {
+  auto ShapeVaries = [&](const Expr *A) {
+    Taint T = eval(A, S);
+    return T.Vary && !T.ContentOnly;
+  };
+  if (Receiver && ShapeVaries(Receiver))
+    return true;
+  // `shards[rank]`: an element chosen by a rank-dependent index, when the
+  // elements are containers themselves, may be any of them, of its own
+  // length (a tensor's rows, by contrast, all have one shape).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+      OC && OC->getOperator() == OO_Subscript && Receiver && Args.size() == 1 &&
+      !isTensorType(Receiver->getType())) {
+    QualType Element = Call->getType().getNonReferenceType();
+    if (!isTensorType(Element) &&
+        memberTypedef(Element->getAsCXXRecordDecl(), "value_type") &&
+        eval(Args[0], S).Vary)
+      return true;
+  }
+  bool IsOperator = isa<CXXOperatorCallExpr>(Call);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = Args[I];
+    if (isa<LambdaExpr>(strip(A)))
+      continue;
+    // Tensors and other objects that hold data (a dataset, a vector) pass
+    // their shape on; small value types (a device, options) do not.
+    QualType AT = A->getType().getNonReferenceType();
+    if (isTensorLike(AT)) {
+      if (ShapeVaries(A))
+        return true;
+      continue;
+    }
+    if (IsOperator || !Callee)
+      continue; // `t + rank`, `t[rank]`: values, not shapes.
+    bool Size = I < Callee->getNumParams() &&
+                isSizeArrayType(Callee->getParamDecl(I)->getType());
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->TheRole == Role::SizeArgument && Row->Args.Count == (int)I)
+        Size = true;
+    if (Size) {
+      if (eval(A, S).Vary)
+        return true;
+      continue;
+    }
+    if (AT->isRecordType()) {
+      // A number converted to a value type (c10::Scalar) is a value.
+      const Expr *Inner = A->IgnoreImplicit();
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);
+          CE && CE->getNumArgs() == 1 &&
+          CE->getArg(0)->getType()->isArithmeticType())
+        continue;
+      if (!AT.isTriviallyCopyableType(E.context()) && ShapeVaries(A))
+        return true;
+      continue;
+    }
+  }
+  return false;
+}
+
+} // namespace distlint
