@@ -2,7 +2,8 @@
 //
 // The forward rank-uniformity data-flow of one function: expression
 // evaluation (Eval.cpp), calls and their side effects (Calls.cpp), the
-// per-element transfer and the fixpoint (Transfer.cpp). Results go to the
+// shapes of call results (Shapes.cpp), the per-element transfer and the
+// fixpoint (Transfer.cpp). Results go to the
 // function's FunctionResult; facts about fields, globals and
 // sub-communicators go to the AnalysisManager.
 //
