@@ -255,8 +255,12 @@ void commDeriveEffects(const CallModelContext &C, ModelEnv &Env) {
 }
 
 /// A communicator created for every rank that calls with its id
-/// (ncclCommInitRank): as far as membership goes, the job's.
+/// (ncclCommInitRank): as far as membership goes, the job's. One created
+/// from a parent (ncclCommSplit, ncclCommShrink) holds whom its CommSplit
+/// row says.
 void commInitEffects(const CallModelContext &C, ModelEnv &Env) {
+  if (C.Row.Args.Comm >= 0)
+    return;
   if (const Expr *Out = C.arg(C.Row.Args.Out))
     Env.noteOtherCommunicator(Out);
 }
