@@ -104,8 +104,9 @@ static bool readsObject(const FunctionDecl *FD) {
 
 /// Does the callee only read argument I: a parameter taken by value (not a
 /// pointer) or through a pointer or reference to const (`strcmp(cfg.name,
-/// ...)`, `printf("%s", cfg.name)`)? A variadic argument is a copy, unless
-/// it is a pointer to non-const data (`scanf("%d", &cfg.n)`).
+/// ...)`)? A variadic argument is a copy, unless it is a pointer to
+/// non-const data (`scanf("%d", &cfg.n)`; a char array passed to printf's
+/// `...` decays to one too, so it counts as written).
 static bool readOnlyArgument(const FunctionDecl *Callee, unsigned I,
                              const Expr *A) {
   if (!Callee)
