@@ -59,8 +59,16 @@ bool Engine::isSubCommunicator(const Expr *Comm, int Depth) {
 }
 
 bool Engine::isOnSubCommunicator(const CallExpr *Call) {
-  if (const api::ApiEntry *Entry = apiRole(Call, api::Role::Collective))
+  if (const api::ApiEntry *Entry = apiRole(Call, api::Role::Collective)) {
+    // Creating a communicator (ncclCommInitRank) waits for its own members:
+    // those of the communicator it writes.
+    if (Entry->Facts.CreatesCommunicator && Entry->Args.Comm < 0)
+      if (const api::ApiEntry *Init = apiRole(Call, api::Role::CommInit))
+        if (Init->Args.Out >= 0 &&
+            unsigned(Init->Args.Out) < Call->getNumArgs())
+          return isSubCommunicator(Call->getArg(Init->Args.Out));
     return isSubCommunicator(collectives::communicatorOf(Call, Entry));
+  }
   // A helper whose collectives all use the communicators it is given.
   const FunctionDecl *FD = resolveCallee(Call);
   if (!FD || !FD->hasBody() || !isTaughtDecl(*this, FD))

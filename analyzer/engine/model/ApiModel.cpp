@@ -255,13 +255,21 @@ void commDeriveEffects(const CallModelContext &C, ModelEnv &Env) {
 }
 
 /// A communicator created for every rank that calls with its id
-/// (ncclCommInitRank): as far as membership goes, the job's. One created
-/// from a parent (ncclCommSplit, ncclCommShrink) holds whom its CommSplit
-/// row says.
+/// (ncclCommInitRank): as far as membership goes, the job's, unless only
+/// some ranks create it (createdByMembersOnly). One created from a parent
+/// (ncclCommSplit, ncclCommShrink) holds whom its CommSplit row says.
 void commInitEffects(const CallModelContext &C, ModelEnv &Env) {
   if (C.Row.Args.Comm >= 0)
     return;
-  if (const Expr *Out = C.arg(C.Row.Args.Out))
+  const Expr *Out = C.arg(C.Row.Args.Out);
+  if (!Out)
+    return;
+  std::optional<Taint> Size;
+  if (const Expr *SizeArg = C.arg(C.Row.Args.WorldSize))
+    Size = Env.eval(SizeArg);
+  if (createdByMembersOnly(C.Control, Size ? &*Size : nullptr))
+    Env.noteSubCommunicator(Out);
+  else
     Env.noteOtherCommunicator(Out);
 }
 
@@ -408,6 +416,12 @@ bool copiesFromDevice(const Expr *Kind) {
       if (EC->getName() == K.Name)
         return K.FromDevice;
   return true;
+}
+
+bool createdByMembersOnly(const Taint &Control, const Taint *Size) {
+  if (!Control.Vary)
+    return false;
+  return !(Size && !Size->depends() && Size->Range == worldSizeValue().Range);
 }
 
 } // namespace model

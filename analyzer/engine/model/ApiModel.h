@@ -97,5 +97,11 @@ const RoleModel &modelOf(api::Role R);
 /// enumerator, api::cudaCopyKinds(); unknown kinds: yes.)
 bool copiesFromDevice(const clang::Expr *Kind);
 
+/// Does a communicator created under Control with Size members hold only
+/// the ranks that created it? Created under a branch that differs between
+/// ranks, it does, unless Size is the job's size (then every rank created
+/// it, each on its own arm). Size is null when the call names none.
+bool createdByMembersOnly(const Taint &Control, const Taint *Size);
+
 } // namespace model
 } // namespace distlint

@@ -5,6 +5,8 @@
 // over the CFG (rounds, control taint, widening): Fixpoint.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "engine/Construction.h"
+#include "engine/model/ApiModel.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -361,6 +363,48 @@ void UniformityAnalysis::noteFieldCommunicatorWrite(const FieldDecl *F,
   P.Tu.noteFieldCommunicator(F, holdsSubCommunicator(X));
 }
 
+bool UniformityAnalysis::buildsGroupOfMembers(const Expr *X, const VarState &S,
+                                              const Taint &Ctl) {
+  if (!Ctl.Vary || !X)
+    return false;
+  X = strip(X);
+  const api::ApiEntry *Row = nullptr;
+  const Expr *SizeArg = nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(X))
+    if ((Row = E.apiRole(Call, Role::CommInit)))
+      SizeArg = callArgument(Call, E.resolveCallee(Call), Row->Args.WorldSize);
+  if (!Row)
+    if (auto Built = constructionAt(E, X))
+      if ((Row = E.api().find(Built->Ctor, Role::CommInit)))
+        SizeArg = Built->arg(Row->Args.WorldSize);
+  // Rows that write the communicator through an argument (ncclCommInitRank)
+  // or derive it from a parent say so themselves (ApiModel).
+  if (!Row || Row->Args.Out >= 0 || Row->Args.Comm >= 0)
+    return false;
+  std::optional<Taint> Size;
+  if (SizeArg)
+    Size = eval(SizeArg, S);
+  return model::createdByMembersOnly(Ctl, Size ? &*Size : nullptr);
+}
+
+void UniformityAnalysis::noteGroupOfMembers(const VarDecl *VD, const Expr *X,
+                                            const VarState &S,
+                                            const Taint &Ctl) {
+  if (buildsGroupOfMembers(X, S, Ctl))
+    P.Tu.noteSubCommunicator(VD);
+}
+
+void UniformityAnalysis::noteGroupOfMembers(const Expr *Target, const Expr *X,
+                                            const VarState &S,
+                                            const Taint &Ctl) {
+  if (!buildsGroupOfMembers(X, S, Ctl))
+    return;
+  if (const FieldDecl *F = accessedField(Target))
+    P.Tu.noteFieldCommunicator(F, true);
+  else if (const VarDecl *VD = baseVar(Target))
+    P.Tu.noteSubCommunicator(VD);
+}
+
 void UniformityAnalysis::noteSubCommunicatorCopy(const BinaryOperator *B) {
   if (!B->isCompoundAssignmentOp())
     if (const FieldDecl *F = accessedField(B->getLHS()))
@@ -515,6 +559,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
           // A copy of a sub-communicator is one too.
           if (holdsSubCommunicator(Init))
             P.Tu.noteSubCommunicator(VD);
+          noteGroupOfMembers(VD, Init, S, Ctl);
         } else {
           T.UniformContent = !isTensorType(VD->getType());
         }
@@ -571,6 +616,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
           if (const VarDecl *VD = baseVar(B->getLHS()))
             P.Tu.noteSubCommunicator(VD);
       noteSubCommunicatorCopy(B);
+      noteGroupOfMembers(B->getLHS(), B->getRHS(), S, Ctl);
     }
     return;
   }
@@ -588,6 +634,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
       Taint T = eval(OC->getArg(1), S);
       T.addControl(Ctl);
       assignLValue(OC->getArg(0), T, S, OC->getOperator() == OO_Equal);
+      noteGroupOfMembers(OC->getArg(0), OC->getArg(1), S, Ctl);
       return;
     }
   }

@@ -135,6 +135,16 @@ private:
   void noteFieldCommunicatorWrite(const clang::FieldDecl *F,
                                   const clang::Expr *X);
   bool returnsOnlySubCommunicators(const clang::FunctionDecl *Def);
+  /// Does X build a process group (`make_intrusive<ProcessGroupGloo>(...)`)
+  /// that only the ranks taking this path join (model::createdByMembersOnly)?
+  bool buildsGroupOfMembers(const clang::Expr *X, const VarState &S,
+                            const Taint &Ctl);
+  /// Target (a variable or a field) holds the group X builds: a
+  /// sub-communicator when only its members build it.
+  void noteGroupOfMembers(const clang::VarDecl *VD, const clang::Expr *X,
+                          const VarState &S, const Taint &Ctl);
+  void noteGroupOfMembers(const clang::Expr *Target, const clang::Expr *X,
+                          const VarState &S, const Taint &Ctl);
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
   void markUniform(const clang::Expr *Buffer, VarState &S);
