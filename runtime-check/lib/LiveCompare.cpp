@@ -392,12 +392,13 @@ bool waitsOnlyFor(const State &S, const Source &Src, const Snapshot &Op) {
 void findCrossWait(State &S, TraceWriter &Own, uint64_t Now) {
   Source &Me = *S.Sources[0];
   Snapshot Mine;
-  if (!blockedIn(Me, Mine) || Now - Me.NewestSinceNs < kCrossWaitNs)
+  if (!blockedIn(Me, Mine) || elapsedNs(Now, Me.NewestSinceNs) < kCrossWaitNs)
     return;
   for (size_t I = 1; I < S.Sources.size(); ++I) {
     Source &Peer = *S.Sources[I];
     Snapshot Theirs;
-    if (!blockedIn(Peer, Theirs) || Now - Peer.NewestSinceNs < kCrossWaitNs ||
+    if (!blockedIn(Peer, Theirs) ||
+        elapsedNs(Now, Peer.NewestSinceNs) < kCrossWaitNs ||
         Theirs.CommId == Mine.CommId)
       continue;
     if (waitsOnlyFor(S, Peer, Mine) && waitsOnlyFor(S, Me, Theirs)) {
@@ -411,7 +412,7 @@ void findCrossWait(State &S, TraceWriter &Own, uint64_t Now) {
 /// Drops entries every followed member has passed long ago.
 void sweep(State &S, uint64_t Now) {
   for (auto It = S.Entries.begin(); It != S.Entries.end();) {
-    bool Passed = Now - It->second.First.StartNs > kKeepNs;
+    bool Passed = elapsedNs(Now, It->second.First.StartNs) > kKeepNs;
     for (size_t I = 0; Passed && I < S.Sources.size(); ++I) {
       Source &Src = *S.Sources[I];
       auto L = Src.LastSeq.find(It->first.first);

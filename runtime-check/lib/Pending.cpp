@@ -308,7 +308,7 @@ void endWait(SyncHandle &H) {
 
 void endSync(TraceWriter &T, SyncHandle &H) {
   uint64_t Now = monotonicNs();
-  T.countSync(H.Op, H.Site, Now - H.StartNs);
+  T.countSync(H.Op, H.Site, elapsedNs(Now, H.StartNs));
   freeEntry(H.Pending);
   H.Pending = -1;
 }

@@ -43,6 +43,12 @@ inline uint64_t monotonicNs() {
   return uint64_t(Ts.tv_sec) * 1000000000ull + uint64_t(Ts.tv_nsec);
 }
 
+/// Nanoseconds from Start to Now; 0 when Start is later (a record stamped
+/// by another thread, or another rank, after Now was read).
+inline uint64_t elapsedNs(uint64_t Now, uint64_t Start) {
+  return Now > Start ? Now - Start : 0;
+}
+
 inline uint64_t realtimeNs() {
   timespec Ts;
   clock_gettime(CLOCK_REALTIME, &Ts);

@@ -446,17 +446,23 @@ C10D_WAIT(dlrt_nccl_work_wait, NCCL "8WorkNCCL4wait")
 C10D_IS_COMPLETED(dlrt_work_is_completed, "_ZN4c10d4Work11isCompletedEv")
 C10D_IS_COMPLETED(dlrt_nccl_work_is_completed, NCCL "8WorkNCCL11isCompletedEv")
 
+// The work has run when its worker finishes it; it is recorded done first,
+// because once REAL() completes its future the issuing thread goes on while
+// the worker still holds the work's tensors. Recording after that would
+// widen the window in which the program may destroy the process group with
+// the GIL held while the worker drops the last reference to a Python tensor
+// (a teardown deadlock of LibTorch 1.13).
 INTERCEPTOR_AS(void, dlrt_gloo_finish_work, GLOO "9AsyncWork14finishWorkGlooEv",
                void *Self) {
-  REAL(dlrt_gloo_finish_work)(Self);
   workDone(Self, false, /*Early=*/true);
+  REAL(dlrt_gloo_finish_work)(Self);
 }
 INTERCEPTOR_AS(
     void, dlrt_gloo_finish_work_error,
     GLOO "9AsyncWork19finishWorkGlooErrorENSt15__exception_ptr13exception_ptrE",
     void *Self, void *Error) {
-  REAL(dlrt_gloo_finish_work_error)(Self, Error);
   workDone(Self, true, /*Early=*/true);
+  REAL(dlrt_gloo_finish_work_error)(Self, Error);
 }
 INTERCEPTOR_AS(void, dlrt_work_destroyed, "_ZN4c10d4WorkD2Ev", void *Self) {
   workForgotten(Self);

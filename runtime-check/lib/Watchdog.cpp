@@ -143,7 +143,7 @@ void reportHang(TraceWriter &T, const PendingView &E, uint64_t Now) {
   T.header().HangCount.fetch_add(1, std::memory_order_release);
   PackedFrame Site = Op ? Op->Frames[0] : E.Site;
   const char *What = opInfo(E.Op).Name;
-  double Seconds = double(Now - E.StartNs) / 1e9;
+  double Seconds = double(elapsedNs(Now, E.StartNs)) / 1e9;
   char Where[512];
   describeFrame(T.header(), Site, Where, sizeof(Where));
   if (Op && Op->CommId)
@@ -201,7 +201,9 @@ void pollOnce(TraceWriter &T, uint64_t Now, const DriverApi *Cuda) {
     S = E.State.load(std::memory_order_relaxed);
     if (E.Generation.load(std::memory_order_relaxed) != Gen || S == PendingFree)
       continue; // Finished or reused while we looked.
-    if (Now - V.StartNs > config().TimeoutNs && E.ReportedGeneration != Gen) {
+    // An entry claimed after Now was read has not waited at all.
+    if (elapsedNs(Now, V.StartNs) > config().TimeoutNs &&
+        E.ReportedGeneration != Gen) {
       E.ReportedGeneration = Gen;
       reportHang(T, V, Now);
     }

@@ -178,6 +178,25 @@ std::optional<Taint> uniformReturn(const CallModelContext &, ModelEnv &) {
   return uniformContent();
 }
 
+/// A communicator's handle (`make_intrusive<ProcessGroupGloo>(store, rank,
+/// size, opts)`): every member passes its own rank to create it, which is
+/// what that argument is for, so the rank does not make the handles differ;
+/// the other arguments (the store, the size) still do. Rows that write the
+/// communicator through an argument return a status code: the next row
+/// decides.
+std::optional<Taint> commInitReturn(const CallModelContext &C, ModelEnv &Env) {
+  if (C.Row.Args.Out >= 0)
+    return std::nullopt;
+  Taint T = uniformContent();
+  for (int I = 0; I < int(C.Args.size()); ++I)
+    if (I != C.Row.Args.Rank && C.Args[I])
+      T.join(Env.eval(C.Args[I]));
+  T.Range.reset();
+  T.IsRank = false;
+  T.ValueKey = T.ShapeKey = 0;
+  return T;
+}
+
 /// size() / numel(): the shape of the object, not its contents.
 std::optional<Taint> shapeQueryReturn(const CallModelContext &C,
                                       ModelEnv &Env) {
@@ -355,7 +374,7 @@ const RoleModel Table[] = {
     {Role::EnvWrite},
     {Role::Parse, parseReturn},
     {Role::CommSplit, nullptr, commSplitEffects},
-    {Role::CommInit, nullptr, commInitEffects},
+    {Role::CommInit, commInitReturn, commInitEffects},
     {Role::AsyncErrorCheck},
     {Role::DeviceSync},
     {Role::StreamSync},

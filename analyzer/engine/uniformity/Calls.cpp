@@ -1,4 +1,5 @@
 //===- Calls.cpp - API roles, user summaries, library code ----------------===//
+#include "engine/Construction.h"
 #include "engine/ast/AstHelpers.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/model/ApiModel.h"
@@ -148,6 +149,22 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     if (model::ReturnTransfer Return = model::modelOf(Row->TheRole).Return)
       if (auto T = Return({Call, *Row, Receiver, Args, Taint()}, Env))
         return *T;
+  // A factory that forwards its arguments to a constructor the tables list
+  // (`c10::make_intrusive<ProcessGroupGloo>(...)`, also a project's own
+  // wrapper of it): that constructor's rows, with the arguments as its
+  // parameters see them.
+  if (Callee && isPointerLike(Call->getType()))
+    if (auto Built = constructionAt(E, Call)) {
+      llvm::SmallVector<const Expr *, 6> CtorArgs(Built->Args.begin(),
+                                                  Built->Args.end());
+      ModelEnvAt CtorEnv(*this, Call, Built->Ctor, nullptr, CtorArgs, S,
+                         nullptr);
+      for (const api::ApiEntry *Row : E.api().lookup(Built->Ctor))
+        if (model::ReturnTransfer Return = model::modelOf(Row->TheRole).Return)
+          if (auto T =
+                  Return({Call, *Row, nullptr, CtorArgs, Taint()}, CtorEnv))
+            return *T;
+    }
 
   if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
@@ -427,9 +444,14 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   }
 
   // A library method that mutates a local object (push_back, insert...):
-  // the object now holds what was passed in.
+  // the object now holds what was passed in. A virtual method of the
+  // project whose overriders are here is not one: the run calls one of
+  // those bodies, and what the object holds does not come from its
+  // arguments (`strategy->sync(pg, grads)` leaves the strategy as it was).
   if (!Known && Receiver) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    if (MD && MD->isVirtual() && E.isUserCode(MD) && !E.overriders(MD).empty())
+      MD = nullptr;
     if (MD && !MD->isConst() && !isa<CXXOperatorCallExpr>(Call)) {
       if (const VarDecl *Obj = baseVar(Receiver); Obj && isLocal(Obj)) {
         Taint T;

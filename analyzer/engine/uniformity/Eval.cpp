@@ -435,13 +435,19 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
     }
     Taint T;
     T.UniformContent = true;
+    // A communicator built in place (`ProcessGroupGloo pg(store, rank, ...)`):
+    // each member's own rank does not make the handles differ (the model's
+    // CommInit return transfer says the same of factories).
+    const api::ApiEntry *Init =
+        E.api().find(Ctor->getConstructor(), Role::CommInit);
     // `std::vector<float> g(n, rank * 0.1f)`: an argument that is the
     // value of every element makes the contents differ, not the length.
     Taint Elements;
     Elements.UniformContent = true;
     for (unsigned I = 0; I < Ctor->getNumArgs(); ++I)
-      (isElementValueParam(Ctor->getConstructor(), I) ? Elements : T)
-          .join(eval(Ctor->getArg(I), S));
+      if (!Init || int(I) != Init->Args.Rank)
+        (isElementValueParam(Ctor->getConstructor(), I) ? Elements : T)
+            .join(eval(Ctor->getArg(I), S));
     if (Elements.Vary && !T.Vary) {
       T.Vary = true;
       T.Origin = Elements.Origin;
