@@ -4,6 +4,7 @@
 import datetime
 import os
 import tempfile
+import time
 
 import torch
 import torch.distributed as dist
@@ -32,6 +33,10 @@ def main():
         opt.step()
         if step == 2:
             save_checkpoint(model.module, step, path)
+    # LibTorch 1.13's Gloo workers drop a finished collective's tensors
+    # after wait() has returned; destroying the group (with the GIL held)
+    # before they have can deadlock. Let them finish without the GIL.
+    time.sleep(0.2)
     dist.destroy_process_group()
 
 

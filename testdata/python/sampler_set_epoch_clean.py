@@ -1,6 +1,7 @@
 # set_epoch(epoch) before each epoch: a new order every epoch.
 # expect: clean
 import datetime
+import time
 
 import torch
 import torch.distributed as dist
@@ -24,6 +25,10 @@ def main():
             opt.zero_grad()
             nn.functional.mse_loss(model(x), y).backward()
             opt.step()
+    # LibTorch 1.13's Gloo workers drop a finished collective's tensors
+    # after wait() has returned; destroying the group (with the GIL held)
+    # before they have can deadlock. Let them finish without the GIL.
+    time.sleep(0.2)
     dist.destroy_process_group()
 
 

@@ -6,6 +6,7 @@
 # expect: sites
 import datetime
 import threading
+import time
 
 import torch
 import torch.distributed as dist
@@ -47,6 +48,10 @@ def main():
     side_thread.join()
     stop.set()
     spinner.join()
+    # LibTorch 1.13's Gloo workers drop a finished collective's tensors
+    # after wait() has returned; destroying the group (with the GIL held)
+    # before they have can deadlock. Let them finish without the GIL.
+    time.sleep(0.2)
     dist.destroy_process_group()
 
 

@@ -1,6 +1,7 @@
 # The same uneven shards with drop_last=True: 3 full batches on each rank.
 # expect: clean
 import datetime
+import time
 
 import torch
 import torch.distributed as dist
@@ -26,6 +27,10 @@ def main():
         opt.step()
         epoch_loss += loss.detach()
     dist.all_reduce(epoch_loss)
+    # LibTorch 1.13's Gloo workers drop a finished collective's tensors
+    # after wait() has returned; destroying the group (with the GIL held)
+    # before they have can deadlock. Let them finish without the GIL.
+    time.sleep(0.2)
     dist.destroy_process_group()
 
 

@@ -22,16 +22,21 @@ uint64_t UniformityAnalysis::listShapeKey(const Expr *List, const VarState &S) {
   const auto *ILE = dyn_cast<InitListExpr>(X);
   if (!ILE || ILE->getNumInits() == 0)
     return 0;
-  uint64_t Key = 0;
+  // One known shape N times, or known shapes in this order (`{randn({4, 8}),
+  // randn({8})}` on one arm, `{zeros({4, 8}), zeros({8})}` on the other).
+  uint64_t Key = 0, Ordered = 14695981039346656037ull;
+  bool Same = true;
   for (const Expr *Init : ILE->inits()) {
     uint64_t K = eval(Init, S).ShapeKey;
-    if (!K || (Key && K != Key))
+    if (!K)
       return 0;
+    Same = Same && (!Key || K == Key);
     Key = K;
+    Ordered = (Ordered ^ K) * 1099511628211ull;
   }
-  uint64_t Out =
-      (Key ^ (uint64_t(ILE->getNumInits()) * 0x9e3779b97f4a7c15ull)) *
-      1099511628211ull;
+  uint64_t Out = Same ? Key : Ordered;
+  Out = (Out ^ (uint64_t(ILE->getNumInits()) * 0x9e3779b97f4a7c15ull)) *
+        1099511628211ull;
   return Out ? Out : 1;
 }
 
@@ -480,6 +485,10 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
   if (!Any)
     T.UniformContent = !isTensorType(X->getType());
   T.Range.reset();
+  // A braced list of tensors (`params = {randn({4, 8}), randn({8})}`) has
+  // the shapes of its elements.
+  if (isa<CXXStdInitializerListExpr, InitListExpr>(X))
+    T.ShapeKey = listShapeKey(X, S);
   return T;
 }
 
