@@ -137,6 +137,30 @@ static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
          (Pointee->isVoidType() || !Pointee->isIncompleteType());
 }
 
+/// Does a pointer of type T point to a class with a constructor the tables
+/// list (a process group)? Cheap: decides whether a factory call is worth
+/// following to its constructor.
+bool UniformityAnalysis::buildsListedClass(QualType T) {
+  T = T.getNonReferenceType();
+  const CXXRecordDecl *RD = nullptr;
+  if (T->isPointerType())
+    RD = T->getPointeeType()->getAsCXXRecordDecl();
+  else if (const CXXRecordDecl *Holder = T->getAsCXXRecordDecl();
+           Holder && Holder->hasDefinition())
+    for (const CXXMethodDecl *M : Holder->methods())
+      if (M->getOverloadedOperator() == OO_Arrow) {
+        // A proxy returned by value (an iterator's operator->) is no pointer.
+        QualType Pointee = M->getReturnType()->getPointeeType();
+        RD = Pointee.isNull() ? nullptr : Pointee->getAsCXXRecordDecl();
+      }
+  if (!RD || !RD->hasDefinition())
+    return false;
+  for (const CXXConstructorDecl *Ctor : RD->ctors())
+    if (!E.api().lookup(Ctor).empty())
+      return true;
+  return false;
+}
+
 Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
   const Expr *Receiver;
@@ -153,7 +177,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   // (`c10::make_intrusive<ProcessGroupGloo>(...)`, also a project's own
   // wrapper of it): that constructor's rows, with the arguments as its
   // parameters see them.
-  if (Callee && isPointerLike(Call->getType()))
+  if (Callee && buildsListedClass(Call->getType()))
     if (auto Built = constructionAt(E, Call)) {
       llvm::SmallVector<const Expr *, 6> CtorArgs(Built->Args.begin(),
                                                   Built->Args.end());

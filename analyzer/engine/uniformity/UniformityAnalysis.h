@@ -81,6 +81,7 @@ private:
   void constructionEffects(const clang::CXXConstructExpr *CE, const VarState &S,
                            const Taint &Ctl);
   Taint evalCall(const clang::CallExpr *Call, const VarState &S);
+  bool buildsListedClass(clang::QualType T);
   /// Is X (of value T) the uniform result of a user function that issues
   /// collectives (a broadcast in `receive()`)?
   bool agreedByCollectives(const clang::Expr *X, const Taint &T);
