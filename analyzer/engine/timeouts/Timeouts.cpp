@@ -31,8 +31,11 @@ bool hasTimeoutField(Engine &E, QualType T) {
     RD = T->getPointeeType()->getAsCXXRecordDecl();
   if (RD && isPointerLike(T) && !T->isPointerType())
     for (const CXXMethodDecl *M : RD->methods())
-      if (M->getOverloadedOperator() == OO_Arrow)
-        RD = M->getReturnType()->getPointeeType()->getAsCXXRecordDecl();
+      if (M->getOverloadedOperator() == OO_Arrow) {
+        // A proxy returned by value (an iterator's operator->) is no pointer.
+        QualType Pointee = M->getReturnType()->getPointeeType();
+        RD = Pointee.isNull() ? nullptr : Pointee->getAsCXXRecordDecl();
+      }
   llvm::SmallVector<const CXXRecordDecl *, 4> Work{RD};
   while (!Work.empty()) {
     const CXXRecordDecl *C = Work.pop_back_val();
