@@ -9,6 +9,7 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/Builtins.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
@@ -45,11 +46,51 @@ llvm::DenseSet<const VarDecl *> assignedByName(const Stmt *Region) {
   return Out;
 }
 
-/// One mutation analyzer per function body (it memoizes per declaration).
+/// Variables a region refers to other than by reading their value (every
+/// reference to the rest is the operand of an lvalue-to-rvalue conversion):
+/// those cannot change there, and the mutation analyzer, whose matchers cost
+/// a pass over the region per reference, need not be asked about them.
+llvm::DenseSet<const VarDecl *> notOnlyRead(const Stmt *Region) {
+  llvm::DenseSet<const DeclRefExpr *> Reads;
+  llvm::SmallVector<const DeclRefExpr *, 64> Refs;
+  llvm::SmallVector<const Stmt *, 64> Work{Region};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(S);
+        IC && IC->getCastKind() == CK_LValueToRValue)
+      if (const auto *DR =
+              dyn_cast<DeclRefExpr>(IC->getSubExpr()->IgnoreParens()))
+        Reads.insert(DR);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      Refs.push_back(DR);
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  llvm::DenseSet<const VarDecl *> Out;
+  for (const DeclRefExpr *DR : Refs)
+    if (!Reads.contains(DR))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        Out.insert(VD);
+  return Out;
+}
+
+/// One mutation analyzer per function body, and its answer per variable: it
+/// memoizes per expression only, and finding a declaration's references
+/// costs a pass of matchers over the region each time it is asked.
 struct MutationCache : EngineExtension {
   explicit MutationCache(Engine &) {}
   std::map<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> ByRegion;
   std::map<const Stmt *, llvm::DenseSet<const VarDecl *>> Assigned;
+  std::map<const Stmt *, llvm::DenseSet<const VarDecl *>> NotOnlyRead;
+  llvm::DenseMap<std::pair<const Stmt *, const VarDecl *>, bool> Mutated;
+  bool onlyRead(const Stmt *Region, const VarDecl *VD) {
+    auto [It, New] = NotOnlyRead.try_emplace(Region);
+    if (New)
+      It->second = notOnlyRead(Region);
+    return !It->second.contains(VD);
+  }
   ExprMutationAnalyzer &analyzerFor(const Stmt *Region, ASTContext &Ctx) {
     auto &Slot = ByRegion[Region];
     if (!Slot)
@@ -69,8 +110,14 @@ bool isWrittenIn(Engine &En, const VarDecl *VD, const Stmt *Region) {
   if (!VD || !Region)
     return false;
   auto &Cache = engineExtension<MutationCache>(En);
-  return Cache.assigns(Region, VD) ||
-         Cache.analyzerFor(Region, En.context()).isMutated(VD);
+  if (Cache.assigns(Region, VD))
+    return true;
+  if (Cache.onlyRead(Region, VD))
+    return false;
+  auto [It, New] = Cache.Mutated.try_emplace({Region, VD}, false);
+  if (New)
+    It->second = Cache.analyzerFor(Region, En.context()).isMutated(VD);
+  return It->second;
 }
 
 const Expr *soleDefinition(Engine &En, const VarDecl *VD) {

@@ -121,6 +121,37 @@ TEST(Sequence, ArgumentsThatMustAgree) {
                     tok(BarrierRow, {}, ArgKey::symbol(&World))));
 }
 
+TEST(Sequence, ParametersAreDecidedByEachCall) {
+  int Helper = 0, Other = 0;
+  NodeRef Body =
+      Node::seq({barrier(), tok(BcastRow, ArgKey::param(&Helper, 1))});
+  ASSERT_TRUE(Body->HasParamKeys);
+  // Unsubstituted, a parameter may be anything its callers pass.
+  EXPECT_FALSE(ArgKey::param(&Helper, 1).surelyDiffers(ArgKey::integer(0)));
+  EXPECT_FALSE(ArgKey::param(&Helper, 1).surelyDiffers(ArgKey::symbol(&Other)));
+  EXPECT_FALSE(diff(Body, Body));
+  NodeRef FromZero =
+      substituteParams(Body, &Helper, {ArgKey(), ArgKey::integer(0)});
+  NodeRef FromOne =
+      substituteParams(Body, &Helper, {ArgKey(), ArgKey::integer(1)});
+  EXPECT_FALSE(FromZero->HasParamKeys);
+  auto D = diff(FromZero, FromOne);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Why, Mismatch::Root);
+  EXPECT_EQ(D->A.Position, 1u);
+  EXPECT_FALSE(
+      diff(FromZero,
+           substituteParams(Body, &Helper, {ArgKey(), ArgKey::integer(0)})));
+  // The parameters of another function, and subtrees without any, stay.
+  EXPECT_EQ(substituteParams(Body, &Other, {ArgKey(), ArgKey::integer(0)})
+                ->Kids[1]
+                ->Tok.Root,
+            ArgKey::param(&Helper, 1));
+  EXPECT_EQ(FromZero->Kids[0], Body->Kids[0]);
+  // A call that passes fewer arguments leaves the parameter unknown.
+  EXPECT_FALSE(substituteParams(Body, &Helper, {})->Kids[1]->Tok.Root.known());
+}
+
 TEST(Sequence, UniformChoicesAreMadeAlike) {
   // if (rank == 0) { if (n % 2) allreduce; } else allreduce;
   NodeRef Odd = Node::alt(uniformKey(7), {allreduce(), Node::empty()});

@@ -19,6 +19,8 @@ bool ArgKey::surelyDiffers(const ArgKey &O) const {
     return false;
   if (K == Kind::Named || O.K == Kind::Named)
     return false; // Another name may be the same value.
+  if (K == Kind::Param || O.K == Kind::Param)
+    return false; // Whatever the callers pass: not known here.
   auto Values = [](const ArgKey &K) {
     return llvm::SmallVector<int64_t, 2>{K.Int,
                                          K.K == Kind::Choice ? K.Other : K.Int};
@@ -107,10 +109,25 @@ NodeRef Node::empty() {
   return E;
 }
 
+static bool hasParamKey(const Token &T) {
+  for (const ArgKey *K : {&T.Root, &T.ReduceOp, &T.DType, &T.Count})
+    if (K->K == ArgKey::Kind::Param)
+      return true;
+  return false;
+}
+
+static bool anyHasParamKeys(const std::vector<NodeRef> &Kids) {
+  for (const NodeRef &K : Kids)
+    if (K && K->HasParamKeys)
+      return true;
+  return false;
+}
+
 NodeRef Node::token(Token T) {
   auto N = std::make_shared<Node>();
   N->Kind = NodeKind::Token;
   N->Tok = T;
+  N->HasParamKeys = hasParamKey(N->Tok);
   return N;
 }
 
@@ -139,6 +156,7 @@ NodeRef Node::seq(std::vector<NodeRef> Parts) {
   auto N = std::make_shared<Node>();
   N->Kind = NodeKind::Seq;
   N->Kids = std::move(Flat);
+  N->HasParamKeys = anyHasParamKeys(N->Kids);
   return N;
 }
 
@@ -163,6 +181,7 @@ NodeRef Node::alt(ChoiceKey K, std::vector<NodeRef> Options,
   N->Key = K;
   N->Source = std::move(Source);
   N->Kids = std::move(Options);
+  N->HasParamKeys = anyHasParamKeys(N->Kids);
   return N;
 }
 
@@ -174,6 +193,7 @@ NodeRef Node::loop(ChoiceKey K, NodeRef Body, ChoiceSource Source) {
   N->Key = K;
   N->Source = std::move(Source);
   N->Kids = {std::move(Body)};
+  N->HasParamKeys = anyHasParamKeys(N->Kids);
   return N;
 }
 
@@ -184,7 +204,39 @@ NodeRef Node::call(const clang::CallExpr *Site, NodeRef Callee) {
   N->Kind = NodeKind::Call;
   N->Site = Site;
   N->Kids = {std::move(Callee)};
+  N->HasParamKeys = anyHasParamKeys(N->Kids);
   return N;
+}
+
+static NodeRef substitute(const NodeRef &N, const void *Function,
+                          llvm::ArrayRef<ArgKey> Args,
+                          llvm::DenseMap<const Node *, NodeRef> &Memo) {
+  if (!N || !N->HasParamKeys)
+    return N;
+  auto Known = Memo.find(N.get());
+  if (Known != Memo.end())
+    return Known->second;
+  auto Copy = std::make_shared<Node>(*N);
+  if (N->Kind == NodeKind::Token) {
+    for (ArgKey *K : {&Copy->Tok.Root, &Copy->Tok.ReduceOp, &Copy->Tok.DType,
+                      &Copy->Tok.Count})
+      if (K->K == ArgKey::Kind::Param && K->Symbol == Function)
+        *K = K->Int < (int64_t)Args.size() ? Args[K->Int] : ArgKey();
+    Copy->HasParamKeys = hasParamKey(Copy->Tok);
+  } else {
+    for (NodeRef &Kid : Copy->Kids)
+      Kid = substitute(Kid, Function, Args, Memo);
+    Copy->HasParamKeys = anyHasParamKeys(Copy->Kids);
+  }
+  NodeRef Out = std::move(Copy);
+  Memo[N.get()] = Out;
+  return Out;
+}
+
+NodeRef substituteParams(const NodeRef &Tree, const void *Function,
+                         llvm::ArrayRef<ArgKey> Args) {
+  llvm::DenseMap<const Node *, NodeRef> Memo;
+  return substitute(Tree, Function, Args, Memo);
 }
 
 bool issuesAnything(const NodeRef &N) {

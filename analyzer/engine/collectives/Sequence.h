@@ -45,7 +45,10 @@ struct ArgKey {
   /// Named: a value every rank of the compared classes holds alike, known
   /// by its name only (a broadcast's element, RankClasses.cpp): equal names
   /// are one value; different names may still be equal.
-  enum class Kind : uint8_t { Unknown, Int, Symbol, Choice, Named };
+  /// Param: the value of a parameter of the function Symbol (Int: its
+  /// index) that the body never writes; where the function's tree is
+  /// inlined at a call, the caller's argument replaces it.
+  enum class Kind : uint8_t { Unknown, Int, Symbol, Choice, Named, Param };
   Kind K = Kind::Unknown;
   int64_t Int = 0;
   const void *Symbol = nullptr;
@@ -58,6 +61,9 @@ struct ArgKey {
   }
   static ArgKey named(uint64_t Name) {
     return {Kind::Named, static_cast<int64_t>(Name), nullptr};
+  }
+  static ArgKey param(const void *Function, unsigned Index) {
+    return {Kind::Param, Index, Function};
   }
   bool known() const { return K != Kind::Unknown; }
   /// Both sides are known and, for some value of the uniform inputs, name
@@ -149,6 +155,8 @@ struct Node {
   ChoiceKey Key;             ///< Alt, Loop.
   ChoiceSource Source;       ///< Alt, Loop (when built from a CFG).
   const clang::CallExpr *Site = nullptr; ///< Call: the user call.
+  /// Some token in the tree has a Param argument key.
+  bool HasParamKeys = false;
 
   static NodeRef empty();
   static NodeRef token(Token T);
@@ -163,6 +171,12 @@ struct Node {
   static NodeRef loop(ChoiceKey K, NodeRef Body, ChoiceSource Source = {});
   static NodeRef call(const clang::CallExpr *Site, NodeRef Callee);
 };
+
+/// The tree of Function with its parameters' keys (ArgKey::Param) replaced
+/// by Args, the keys of the arguments one call passes (by parameter index;
+/// Unknown where the index is past them). Subtrees without them are shared.
+NodeRef substituteParams(const NodeRef &Tree, const void *Function,
+                         llvm::ArrayRef<ArgKey> Args);
 
 /// Does the tree issue any token on some path?
 bool issuesAnything(const NodeRef &N);

@@ -56,6 +56,17 @@ const Expr *peel(const Expr *X) {
   return X;
 }
 
+/// A number the function takes by value and never changes: the callers'
+/// arguments decide it, each where the function's tree is inlined.
+ArgKey paramKey(Engine &E, const ParmVarDecl *PD) {
+  QualType T = PD->getType();
+  const auto *FD = dyn_cast<FunctionDecl>(PD->getDeclContext());
+  if (!FD || !FD->getBody() || T->isReferenceType() ||
+      !(T->isIntegralOrEnumerationType()) || isWrittenIn(E, PD, FD->getBody()))
+    return {};
+  return ArgKey::param(FD->getCanonicalDecl(), PD->getFunctionScopeIndex());
+}
+
 /// What an argument names, following locals to their only definition.
 /// Communicators: a local handle that is written (by a split, a dup, an
 /// init) names its own communicator object.
@@ -88,7 +99,9 @@ ArgKey argKey(Engine &E, const Expr *X, bool IsComm, int Depth = 0) {
                ? ArgKey::integer(EC->getInitVal().getExtValue())
                : ArgKey();
   const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
-  if (!VD || isa<ParmVarDecl>(VD))
+  if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(VD))
+    return IsComm ? ArgKey() : paramKey(E, PD);
+  if (!VD)
     return {};
   if (const Expr *Init = soleDefinition(E, VD)) {
     ArgKey K = argKey(E, Init, IsComm, Depth + 1);
@@ -102,6 +115,15 @@ ArgKey argKey(Engine &E, const Expr *X, bool IsComm, int Depth = 0) {
       !VD->getType()->isRecordType())
     return ArgKey::symbol(VD);
   return {};
+}
+
+/// The keys of what Call passes to Callee's parameters, in their order.
+llvm::SmallVector<ArgKey, 4> callArgKeys(Engine &E, const CallExpr *Call,
+                                         const FunctionDecl *Callee) {
+  llvm::SmallVector<ArgKey, 4> Keys;
+  for (const Expr *Arg : splitCall(Call, Callee).second)
+    Keys.push_back(argKey(E, Arg, /*IsComm=*/false));
+  return Keys;
 }
 
 ArgKey argAt(Engine &E, const CallExpr *Call, int Index) {
@@ -272,6 +294,9 @@ NodeRef SequenceBuilder::elements(const CFGBlock *B, bool &EndsJob) {
       // only (like a direct collective on one); what else it does counts.
       if (onlyCollectives(Tree) && E.isOnSubCommunicator(Call))
         continue;
+      if (Tree && Tree->HasParamKeys)
+        Tree = substituteParams(Tree, Callee->getCanonicalDecl(),
+                                callArgKeys(E, Call, Callee));
       Parts.push_back(Node::call(Call, std::move(Tree)));
     }
   }
