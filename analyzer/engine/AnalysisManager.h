@@ -143,7 +143,13 @@ struct FunctionResult {
   /// values reach it. One entry per field (masks are or-ed), at most
   /// Budget::ParamFieldWrites: a recursive call re-applies the function's
   /// own entries, so a list would double on every visit.
-  llvm::MapVector<const clang::FieldDecl *, uint64_t> ParamToField;
+  struct ParamFieldWrite {
+    uint64_t Params = 0;
+    /// Every write stores one element (`secs_[stage] += s`): what the
+    /// callers pass changes the contents, never the length.
+    bool ElementsOnly = true;
+  };
+  llvm::MapVector<const clang::FieldDecl *, ParamFieldWrite> ParamToField;
   bool Done = false;
   /// Clang built a CFG for the body (so a dropped Body can be rebuilt).
   bool HasCfg = false;
@@ -251,6 +257,9 @@ public:
   /// Return values of helpers called with a launcher variable's name
   /// (`envInt("WORLD_SIZE", 1)`), analyzed with that argument bound.
   std::map<SpecializationKey, Taint> Specialized;
+  /// Per method: does what its object holds reach its result (an analysis
+  /// of the body with every field read through `this` varying)?
+  llvm::DenseMap<const clang::FunctionDecl *, bool> ObjectReachesReturn;
   int SpecializationDepth = 0;
   /// std::function / function-pointer variables and fields -> target.
   llvm::DenseMap<const clang::ValueDecl *, const clang::FunctionDecl *>

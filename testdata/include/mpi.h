@@ -36,6 +36,7 @@ extern struct ompi_predefined_t ompi_mpi_char, ompi_mpi_byte, ompi_mpi_int,
     ompi_mpi_unsigned, ompi_mpi_long, ompi_mpi_unsigned_long,
     ompi_mpi_long_long_int, ompi_mpi_float, ompi_mpi_double, ompi_mpi_c_bool,
     ompi_mpi_int64_t, ompi_mpi_uint64_t, ompi_mpi_int32_t, ompi_mpi_2int,
+    ompi_mpi_float_int,
     ompi_mpi_datatype_null;
 extern struct ompi_predefined_t ompi_mpi_op_sum, ompi_mpi_op_max,
     ompi_mpi_op_min, ompi_mpi_op_prod, ompi_mpi_op_land, ompi_mpi_op_lor,
@@ -71,6 +72,7 @@ extern struct ompi_predefined_t ompi_mpi_op_sum, ompi_mpi_op_max,
 #define MPI_INT64_T DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_int64_t)
 #define MPI_UINT64_T DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_uint64_t)
 #define MPI_2INT DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_2int)
+#define MPI_FLOAT_INT DISTLINT_MPI_HANDLE(MPI_Datatype, ompi_mpi_float_int)
 
 #define MPI_SUM DISTLINT_MPI_HANDLE(MPI_Op, ompi_mpi_op_sum)
 #define MPI_MAX DISTLINT_MPI_HANDLE(MPI_Op, ompi_mpi_op_max)

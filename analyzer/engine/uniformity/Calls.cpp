@@ -218,9 +218,13 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       // What the object holds reaches the result when the method reads it
       // (its fields' facts are TU-wide, but not what one object was given);
       // `MPI_Datatype type() const { return Traits<T>::type(); }` does not.
-      if (Receiver && !isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts())) {
+      // Only where the object reaches the result: a method that all-reduces
+      // what it holds returns the agreed value (`return best.rank;`).
+      if (Receiver && (!isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts()) ||
+                       ObjectVaries)) {
         Taint O = eval(Receiver, S);
-        if (O.Vary && !T.Vary && readsObject(Def ? Def : Callee)) {
+        if (O.Vary && !T.Vary && readsObject(Def ? Def : Callee) &&
+            objectReachesReturn(Def ? Def : Callee, O.Origin)) {
           T.Vary = true;
           T.Origin = O.Origin;
         }
@@ -328,9 +332,11 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
 }
 
 void UniformityAnalysis::noteParamFieldWrites(
-    const llvm::MapVector<const FieldDecl *, uint64_t> &ParamFields,
+    const llvm::MapVector<const FieldDecl *, FunctionResult::ParamFieldWrite>
+        &ParamFields,
     llvm::ArrayRef<const Expr *> Args, const VarState &S, const Taint &Ctl) {
-  for (auto &[Field, Mask] : ParamFields) {
+  for (auto &[Field, Write] : ParamFields) {
+    uint64_t Mask = Write.Params;
     // The join of the arguments that reach the field (one argument: its
     // value, the rank included).
     std::optional<Taint> Joined;
@@ -344,6 +350,11 @@ void UniformityAnalysis::noteParamFieldWrites(
       }
     if (!Joined)
       Joined = Taint();
+    // An element of the field: the callers' values are its contents.
+    if (Joined->Vary && Write.ElementsOnly) {
+      Joined->ContentOnly = true;
+      Joined->IsRank = false;
+    }
     Joined->addControl(Ctl);
     noteFieldWrite(Field, *Joined);
   }
@@ -517,6 +528,35 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       }
     }
   }
+}
+
+bool UniformityAnalysis::objectReachesReturn(const FunctionDecl *Method,
+                                             const VaryOrigin &Origin) {
+  auto Known = P.ObjectReachesReturn.find(Method);
+  if (Known != P.ObjectReachesReturn.end())
+    return Known->second;
+  if (P.SpecializationDepth > P.Limits.SpecializationDepth) {
+    P.Limits.hit("specialization depth", Method->getNameAsString());
+    return true;
+  }
+  FunctionResult Scratch;
+  Scratch.Body = std::make_unique<FunctionBody>();
+  Scratch.Body->Facts = FunctionFacts::build(Method, E.context());
+  if (!Scratch.Body->Facts)
+    return true;
+  if (Scratch.Body->Facts->cfg().size() > P.Limits.SpecializationBlocks) {
+    P.Limits.hit("specialization size", Method->getNameAsString());
+    return P.ObjectReachesReturn[Method] = true;
+  }
+  P.ObjectReachesReturn[Method] = true; // Recursion: it may.
+  P.computeDoomed(Method, Scratch);
+  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
+  ++P.SpecializationDepth;
+  UniformityAnalysis U(E, Method, Scratch);
+  U.assumeObjectVaries(Origin);
+  U.run();
+  --P.SpecializationDepth;
+  return P.ObjectReachesReturn[Method] = Scratch.ReturnTaint.Vary;
 }
 
 std::optional<Taint>

@@ -246,6 +246,13 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       T.LauncherVar = LauncherVariable::WorldSize;
     return T;
   }
+  if (isa<CXXThisExpr>(X) && ObjectVaries) {
+    Taint T;
+    T.Vary = true;
+    T.Origin = *ObjectVaries;
+    T.PointeeOnly = true; // The object, not the pointer.
+    return T;
+  }
   if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, LambdaExpr,
           CXXThisExpr, UnaryExprOrTypeTraitExpr, TypeTraitExpr,
           CXXDefaultArgExpr>(X)) {
@@ -264,6 +271,10 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
     Taint T;
     if (!isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
       T = eval(M->getBase(), S);
+    else if (ObjectVaries) {
+      T.Vary = true;
+      T.Origin = *ObjectVaries;
+    }
     if (M->isArrow())
       T.PointeeOnly = false; // Reads the object, not the pointer.
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {

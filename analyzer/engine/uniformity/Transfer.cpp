@@ -44,7 +44,8 @@ void UniformityAnalysis::assignVar(const VarDecl *VD, Taint T, VarState &S,
   if (!VD)
     return;
   if (!VD->hasLocalStorage() || VD->isStaticLocal()) {
-    P.Tu.noteGlobalWrite(VD, T);
+    if (!ObjectVaries)
+      P.Tu.noteGlobalWrite(VD, T);
     return;
   }
   forgetFieldsOf(S, VD);
@@ -158,7 +159,9 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       forgetField(S, F);
     if (F && isTaughtDecl(E, F)) {
       Taint Elem = T;
-      if (Elem.Vary) {
+      // What the callers pass (Params) is marked too: noteFieldWrite keeps
+      // for them whether the field's length can change.
+      if (Elem.Vary || Elem.Params) {
         // As for a local container: only a map's operator[] under a branch
         // that differs between ranks may change its length.
         if (Pointee)
@@ -265,6 +268,8 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
 }
 
 void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
+  if (ObjectVaries)
+    return; // A question about one method, not what the program writes.
   P.Tu.noteFieldVaries(F, T);
   // A field's facts hold for the whole TU, with no merge point to compare
   // the arms' values at: a named value written under a branch that differs
@@ -279,11 +284,12 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
     // The callers record the value their arguments give it.
     auto It = R.ParamToField.find(F);
     if (It != R.ParamToField.end()) {
-      It->second |= T.Params;
+      It->second.Params |= T.Params;
+      It->second.ElementsOnly = It->second.ElementsOnly && T.ContentOnly;
       return;
     }
     if (R.ParamToField.size() < P.Limits.ParamFieldWrites) {
-      R.ParamToField.insert({F, T.Params});
+      R.ParamToField.insert({F, {T.Params, T.ContentOnly}});
       return;
     }
     // Untracked from here on: the callers' arguments no longer reach F.

@@ -75,7 +75,8 @@ private:
   /// The fields a callee stores its parameters in (ParamFields) get what
   /// this call passes there.
   void noteParamFieldWrites(
-      const llvm::MapVector<const clang::FieldDecl *, uint64_t> &ParamFields,
+      const llvm::MapVector<const clang::FieldDecl *,
+                            FunctionResult::ParamFieldWrite> &ParamFields,
       llvm::ArrayRef<const clang::Expr *> Args, const VarState &S,
       const Taint &Ctl);
   void constructionEffects(const clang::CXXConstructExpr *CE, const VarState &S,
@@ -165,8 +166,18 @@ private:
   /// Bound parameter values of a specialized analysis.
   const std::vector<Taint> *BoundArgs = nullptr;
 
+  /// Set in the analysis that asks whether a method's object reaches its
+  /// result: every read of the object (`this`, its fields) varies from
+  /// this origin, and nothing is recorded in the TU's facts.
+  std::optional<VaryOrigin> ObjectVaries;
+  /// Does what Method's object holds reach its result? (Conservatively yes
+  /// past Budget::SpecializationBlocks and SpecializationDepth.)
+  bool objectReachesReturn(const clang::FunctionDecl *Method,
+                           const VaryOrigin &Origin);
+
 public:
   void bindArguments(const std::vector<Taint> *Args) { BoundArgs = Args; }
+  void assumeObjectVaries(const VaryOrigin &O) { ObjectVaries = O; }
 
 private:
   /// Set while transferring a block under a rank-varying branch.
