@@ -590,6 +590,10 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                 Elements.Range.reset();
                 Elements.ShapeKey = Elements.ValueKey = 0;
                 T.join(Elements);
+              } else if (Elements.UniformContent && !T.depends()) {
+                // The elements of agreed contents (an all-gather's output)
+                // are agreed too, tensors included.
+                T.UniformContent = true;
               }
             }
         T.addControl(Ctl);
