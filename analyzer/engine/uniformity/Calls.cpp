@@ -530,33 +530,42 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   }
 }
 
+std::optional<Taint> UniformityAnalysis::scratchReturn(
+    const FunctionDecl *Callee,
+    llvm::function_ref<void(UniformityAnalysis &)> Configure) {
+  if (P.SpecializationDepth > P.Limits.SpecializationDepth) {
+    P.Limits.hit("specialization depth", Callee->getNameAsString());
+    return std::nullopt;
+  }
+  FunctionResult Scratch;
+  Scratch.Body = std::make_unique<FunctionBody>();
+  Scratch.Body->Facts = FunctionFacts::build(Callee, E.context());
+  if (!Scratch.Body->Facts)
+    return std::nullopt;
+  if (Scratch.Body->Facts->cfg().size() > P.Limits.SpecializationBlocks) {
+    // Too big to re-analyze per question: the summary answers.
+    P.Limits.hit("specialization size", Callee->getNameAsString());
+    return std::nullopt;
+  }
+  P.computeDoomed(Callee, Scratch);
+  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
+  ++P.SpecializationDepth;
+  UniformityAnalysis U(E, Callee, Scratch);
+  Configure(U);
+  U.run();
+  --P.SpecializationDepth;
+  return Scratch.ReturnTaint;
+}
+
 bool UniformityAnalysis::objectReachesReturn(const FunctionDecl *Method,
                                              const VaryOrigin &Origin) {
   auto Known = P.ObjectReachesReturn.find(Method);
   if (Known != P.ObjectReachesReturn.end())
     return Known->second;
-  if (P.SpecializationDepth > P.Limits.SpecializationDepth) {
-    P.Limits.hit("specialization depth", Method->getNameAsString());
-    return true;
-  }
-  FunctionResult Scratch;
-  Scratch.Body = std::make_unique<FunctionBody>();
-  Scratch.Body->Facts = FunctionFacts::build(Method, E.context());
-  if (!Scratch.Body->Facts)
-    return true;
-  if (Scratch.Body->Facts->cfg().size() > P.Limits.SpecializationBlocks) {
-    P.Limits.hit("specialization size", Method->getNameAsString());
-    return P.ObjectReachesReturn[Method] = true;
-  }
   P.ObjectReachesReturn[Method] = true; // Recursion: it may.
-  P.computeDoomed(Method, Scratch);
-  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
-  ++P.SpecializationDepth;
-  UniformityAnalysis U(E, Method, Scratch);
-  U.assumeObjectVaries(Origin);
-  U.run();
-  --P.SpecializationDepth;
-  return P.ObjectReachesReturn[Method] = Scratch.ReturnTaint.Vary;
+  std::optional<Taint> Ret = scratchReturn(
+      Method, [&](UniformityAnalysis &U) { U.assumeObjectVaries(Origin); });
+  return P.ObjectReachesReturn[Method] = !Ret || Ret->Vary;
 }
 
 std::optional<Taint>
@@ -576,35 +585,19 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
   }
   if (!Named || Callee->getNumParams() != Args.size())
     return std::nullopt;
-  if (P.SpecializationDepth > P.Limits.SpecializationDepth) {
-    P.Limits.hit("specialization depth", Callee->getNameAsString());
-    return std::nullopt;
-  }
   auto It = P.Specialized.find(Key);
   if (It != P.Specialized.end())
     return It->second;
-  FunctionResult Scratch;
-  Scratch.Body = std::make_unique<FunctionBody>();
-  Scratch.Body->Facts = FunctionFacts::build(Callee, E.context());
-  if (!Scratch.Body->Facts)
-    return std::nullopt;
-  if (Scratch.Body->Facts->cfg().size() > P.Limits.SpecializationBlocks) {
-    // Too big to re-analyze per call: the summary answers.
-    P.Limits.hit("specialization size", Callee->getNameAsString());
+  P.Specialized[Key] = Taint(); // Recursion: uniform.
+  std::optional<Taint> Ret = scratchReturn(
+      Callee, [&](UniformityAnalysis &U) { U.bindArguments(&Bound); });
+  if (!Ret) {
+    P.Specialized.erase(Key);
     return std::nullopt;
   }
-  P.Specialized[Key] = Taint(); // Recursion: uniform.
-  P.computeDoomed(Callee, Scratch);
-  Scratch.Body->ErrorPaths = errorPathBlocks(E, *Scratch.Body->Facts);
-  ++P.SpecializationDepth;
-  UniformityAnalysis U(E, Callee, Scratch);
-  U.bindArguments(&Bound);
-  U.run();
-  --P.SpecializationDepth;
-  Taint Ret = Scratch.ReturnTaint;
-  Ret.Params = 0;
-  Ret.ValueKey = 0; // Names the callee's expression, not the caller's value.
-  P.Specialized[Key] = Ret;
+  Ret->Params = 0;
+  Ret->ValueKey = 0; // Names the callee's expression, not the caller's value.
+  P.Specialized[Key] = *Ret;
   return Ret;
 }
 

@@ -16,6 +16,7 @@
 
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <vector>
@@ -170,6 +171,12 @@ private:
   /// result: every read of the object (`this`, its fields) varies from
   /// this origin, and nothing is recorded in the TU's facts.
   std::optional<VaryOrigin> ObjectVaries;
+  /// Callee's return value in an analysis of its body of its own, set up by
+  /// Configure (bound arguments, a varying object); nullopt past
+  /// Budget::SpecializationBlocks or SpecializationDepth.
+  std::optional<Taint>
+  scratchReturn(const clang::FunctionDecl *Callee,
+                llvm::function_ref<void(UniformityAnalysis &)> Configure);
   /// Does what Method's object holds reach its result? (Conservatively yes
   /// past Budget::SpecializationBlocks and SpecializationDepth.)
   bool objectReachesReturn(const clang::FunctionDecl *Method,
