@@ -530,6 +530,36 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   }
 }
 
+Taint UniformityAnalysis::closureTaint(const LambdaExpr *L, const VarState &S) {
+  Taint T;
+  T.UniformContent = true;
+  const CXXMethodDecl *Op = L->getCallOperator();
+  FunctionResult *CR = Op && Op->hasBody() ? P.analyze(Op) : nullptr;
+  if (!CR)
+    return T;
+  // What it returns, with the captures it reads there as they are here;
+  // its explicit parameters are the caller's arguments, joined at the call.
+  Taint Result;
+  if (CR->Summary.ReturnVaries) {
+    Result.Vary = true;
+    Result.Origin = *CR->Summary.ReturnVaries;
+  }
+  for (unsigned I : CR->Summary.ParamsToReturn)
+    if (const VarDecl *Captured = lambdaCaptureAt(Op, I))
+      Result.join(varTaint(Captured, S));
+  if (Result.Vary) {
+    T.Vary = true;
+    T.Origin = Result.Origin;
+    // Only the returned elements differ (`std::vector<double> g(n)` filled
+    // from the rank): what is computed from its length stays agreed.
+    T.ContentOnly =
+        CR->ReturnTaint.ContentOnly ||
+        (!Op->getReturnType()->isScalarType() && !CR->ReturnTaint.Vary);
+  }
+  T.Params = Result.Params;
+  return T;
+}
+
 std::optional<Taint> UniformityAnalysis::scratchReturn(
     const FunctionDecl *Callee,
     llvm::function_ref<void(UniformityAnalysis &)> Configure) {

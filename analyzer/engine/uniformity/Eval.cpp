@@ -253,9 +253,10 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
     T.PointeeOnly = true; // The object, not the pointer.
     return T;
   }
-  if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, LambdaExpr,
-          CXXThisExpr, UnaryExprOrTypeTraitExpr, TypeTraitExpr,
-          CXXDefaultArgExpr>(X)) {
+  if (const auto *L = dyn_cast<LambdaExpr>(X))
+    return closureTaint(L, S);
+  if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, CXXThisExpr,
+          UnaryExprOrTypeTraitExpr, TypeTraitExpr, CXXDefaultArgExpr>(X)) {
     Taint T;
     T.UniformContent = true;
     return T;

@@ -14,6 +14,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace distlint {
@@ -47,6 +49,45 @@ static bool constantInts(const Expr *A, ASTContext &Ctx,
   return true;
 }
 
+/// A braced list of numbers (or of such lists, all of one shape) given as a
+/// tensor's data (`torch::tensor({epochs, every})`) has a shape of its own,
+/// its lengths, whatever the numbers are: Dims gets them.
+static bool bracedValues(const Expr *A, llvm::SmallVectorImpl<int64_t> &Dims) {
+  A = A->IgnoreImplicit();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(A))
+    return bracedValues(MT->getSubExpr(), Dims);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(A))
+    return CE->getNumArgs() == 1 && bracedValues(CE->getArg(0), Dims);
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(A))
+    return bracedValues(SIL->getSubExpr(), Dims);
+  const auto *IL = dyn_cast<InitListExpr>(A);
+  if (!IL || IL->getNumInits() == 0)
+    return false;
+  Dims.push_back(IL->getNumInits());
+  std::optional<llvm::SmallVector<int64_t, 4>> Row;
+  for (const Expr *Init : IL->inits()) {
+    const Expr *Leaf = Init->IgnoreImplicit();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Leaf);
+        CE && CE->getNumArgs() == 1)
+      Leaf = CE->getArg(0)->IgnoreImplicit();
+    llvm::SmallVector<int64_t, 4> Inner;
+    if (!Leaf->getType()->isArithmeticType() && !bracedValues(Leaf, Inner))
+      return false;
+    if (Row && *Row != Inner)
+      return false; // Ragged: not a tensor's data.
+    Row = Inner;
+  }
+  Dims.append(Row->begin(), Row->end());
+  return true;
+}
+
+static uint64_t dimsKey(llvm::ArrayRef<int64_t> Dims) {
+  uint64_t Key = 1469598103934665603ull;
+  for (int64_t D : Dims)
+    Key = (Key ^ uint64_t(D + 1)) * 1099511628211ull;
+  return Key ? Key : 1;
+}
+
 uint64_t
 UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
                                      llvm::ArrayRef<const Expr *> Args) {
@@ -63,11 +104,15 @@ UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
     llvm::SmallVector<int64_t, 4> Dims;
     if (!constantInts(Args[I], E.context(), Dims))
       return 0;
-    uint64_t Key = 1469598103934665603ull;
-    for (int64_t D : Dims)
-      Key = (Key ^ uint64_t(D + 1)) * 1099511628211ull;
-    return Key ? Key : 1;
+    return dimsKey(Dims);
   }
+  // A factory given its data as braced numbers has their lengths.
+  llvm::SmallVector<int64_t, 4> Dims;
+  if (!isa<CXXMethodDecl>(Callee) && !Args.empty() &&
+      Args[0]->getType()->isRecordType() && Callee->getNumParams() > 0 &&
+      !isSizeArrayType(Callee->getParamDecl(0)->getType()) &&
+      bracedValues(Args[0], Dims))
+    return dimsKey(Dims);
   return 0;
 }
 
@@ -172,6 +217,9 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
       continue;
     }
     if (AT->isRecordType()) {
+      llvm::SmallVector<int64_t, 4> Dims;
+      if (bracedValues(A, Dims))
+        continue;
       // A number converted to a value type (c10::Scalar) is a value.
       const Expr *Inner = A->IgnoreImplicit();
       if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner);

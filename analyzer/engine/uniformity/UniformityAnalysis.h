@@ -177,6 +177,9 @@ private:
   std::optional<Taint>
   scratchReturn(const clang::FunctionDecl *Callee,
                 llvm::function_ref<void(UniformityAnalysis &)> Configure);
+  /// A closure's value: what its result depends on among the captures, as
+  /// the enclosing function holds them where the closure is made.
+  Taint closureTaint(const clang::LambdaExpr *L, const VarState &S);
   /// Does what Method's object holds reach its result? (Conservatively yes
   /// past Budget::SpecializationBlocks and SpecializationDepth.)
   bool objectReachesReturn(const clang::FunctionDecl *Method,

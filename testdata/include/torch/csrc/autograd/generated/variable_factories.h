@@ -8,9 +8,12 @@
 
 namespace torch {
 namespace detail {
-// Holds the nested braced data of torch::tensor({...}).
+// Holds the nested braced data of torch::tensor({...}); like LibTorch's, it
+// owns its elements (not trivially copyable).
 class TensorDataContainer {
 public:
+  TensorDataContainer(const TensorDataContainer &other);
+  ~TensorDataContainer();
   TensorDataContainer(bool value);
   TensorDataContainer(int value);
   TensorDataContainer(long value);
