@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdint>
+
 using namespace distlint;
 using namespace distlint::collectives;
 
@@ -150,6 +152,26 @@ TEST(Sequence, ParametersAreDecidedByEachCall) {
   EXPECT_EQ(FromZero->Kids[0], Body->Kids[0]);
   // A call that passes fewer arguments leaves the parameter unknown.
   EXPECT_FALSE(substituteParams(Body, &Helper, {})->Kids[1]->Tok.Root.known());
+}
+
+TEST(Sequence, ScaledParametersAreScaledArguments) {
+  int Helper = 0, By = 0, Name = 0;
+  // `MPI_Bcast(buf, rows * 16, ...)` with rows the helper's parameter 0.
+  NodeRef Body = tok(BcastRow, ArgKey::param(&Helper, 0, 16));
+  EXPECT_EQ(substituteParams(Body, &Helper, {ArgKey::integer(4)})->Tok.Root,
+            ArgKey::integer(64));
+  EXPECT_EQ(
+      substituteParams(Body, &Helper, {ArgKey::choice(&By, 2, 1)})->Tok.Root,
+      ArgKey::choice(&By, 32, 16));
+  // Handed on as another helper's parameter: the factors multiply.
+  EXPECT_EQ(
+      substituteParams(Body, &Helper, {ArgKey::param(&By, 2, 3)})->Tok.Root,
+      ArgKey::param(&By, 2, 48));
+  // A name times a number has no name; an overflow is no number.
+  EXPECT_FALSE(substituteParams(Body, &Helper, {ArgKey::symbol(&Name)})
+                   ->Tok.Root.known());
+  EXPECT_FALSE(ArgKey::integer(INT64_MAX / 2).times(16).known());
+  EXPECT_EQ(ArgKey::symbol(&Name).times(1), ArgKey::symbol(&Name));
 }
 
 TEST(Sequence, UniformChoicesAreMadeAlike) {

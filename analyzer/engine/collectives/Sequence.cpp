@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "engine/collectives/Sequence.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -36,6 +38,25 @@ bool ArgKey::surelyDiffers(const ArgKey &O) const {
       if (A != B)
         return true;
   return false;
+}
+
+ArgKey ArgKey::times(int64_t Factor) const {
+  if (Factor == 1)
+    return *this;
+  auto Mul = [&](int64_t V, int64_t &Out) {
+    return !llvm::MulOverflow(V, Factor, Out);
+  };
+  int64_t A = 0, B = 0;
+  switch (K) {
+  case Kind::Int:
+    return Mul(Int, A) ? integer(A) : ArgKey();
+  case Kind::Choice:
+    return Mul(Int, A) && Mul(Other, B) ? choice(Symbol, A, B) : ArgKey();
+  case Kind::Param:
+    return Mul(Other, B) ? param(Symbol, unsigned(Int), B) : ArgKey();
+  default:
+    return {}; // A name times a number has no name of its own.
+  }
 }
 
 std::string Token::name() const {
@@ -221,7 +242,8 @@ static NodeRef substitute(const NodeRef &N, const void *Function,
     for (ArgKey *K : {&Copy->Tok.Root, &Copy->Tok.ReduceOp, &Copy->Tok.DType,
                       &Copy->Tok.Count})
       if (K->K == ArgKey::Kind::Param && K->Symbol == Function)
-        *K = K->Int < (int64_t)Args.size() ? Args[K->Int] : ArgKey();
+        *K = K->Int < (int64_t)Args.size() ? Args[K->Int].times(K->Other)
+                                           : ArgKey();
     Copy->HasParamKeys = hasParamKey(Copy->Tok);
   } else {
     for (NodeRef &Kid : Copy->Kids)

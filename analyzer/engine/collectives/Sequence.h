@@ -46,8 +46,9 @@ struct ArgKey {
   /// by its name only (a broadcast's element, RankClasses.cpp): equal names
   /// are one value; different names may still be equal.
   /// Param: the value of a parameter of the function Symbol (Int: its
-  /// index) that the body never writes; where the function's tree is
-  /// inlined at a call, the caller's argument replaces it.
+  /// index) that the body never writes, times the constant Other (`rows *
+  /// kDim`); where the function's tree is inlined at a call, the caller's
+  /// argument (times Other) replaces it.
   enum class Kind : uint8_t { Unknown, Int, Symbol, Choice, Named, Param };
   Kind K = Kind::Unknown;
   int64_t Int = 0;
@@ -62,9 +63,11 @@ struct ArgKey {
   static ArgKey named(uint64_t Name) {
     return {Kind::Named, static_cast<int64_t>(Name), nullptr};
   }
-  static ArgKey param(const void *Function, unsigned Index) {
-    return {Kind::Param, Index, Function};
+  static ArgKey param(const void *Function, unsigned Index, int64_t Scale = 1) {
+    return {Kind::Param, Index, Function, Scale};
   }
+  /// This value times Factor, where the key can say it (unknown otherwise).
+  ArgKey times(int64_t Factor) const;
   bool known() const { return K != Kind::Unknown; }
   /// Both sides are known and, for some value of the uniform inputs, name
   /// different values (a choice against a constant it may not take).

@@ -88,6 +88,14 @@ ArgKey argKey(Engine &E, const Expr *X, bool IsComm, int Depth = 0) {
                  ? ArgKey::integer(T->getExtValue())
                  : ArgKey::choice(C, T->getExtValue(), F->getExtValue());
   }
+  // `rows * kDim`: a key times a constant (a parameter's, where each call
+  // decides it).
+  if (const auto *B = dyn_cast<BinaryOperator>(X);
+      B && B->getOpcode() == BO_Mul && !IsComm)
+    for (auto [Factor, Other] : {std::pair(B->getRHS(), B->getLHS()),
+                                 std::pair(B->getLHS(), B->getRHS())})
+      if (auto V = evaluateInt(E, Factor))
+        return argKey(E, Other, IsComm, Depth + 1).times(V->getExtValue());
   if (const auto *U = dyn_cast<UnaryOperator>(X);
       U && U->getOpcode() == UO_AddrOf)
     X = peel(U->getSubExpr());

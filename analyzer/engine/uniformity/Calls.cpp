@@ -366,6 +366,13 @@ void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
   // A copy or move keeps the fields' own facts (they are written from
   // themselves); an implicit constructor stores nothing of its own.
   const CXXConstructorDecl *Ctor = CE->getConstructor();
+  // An implicit default constructor runs the class's own initializers
+  // (`MPI_Comm inter = MPI_COMM_WORLD;`): a communicator field may hold that.
+  if (Ctor && Ctor->isDefaultConstructor() && !Ctor->isUserProvided() &&
+      isTaughtDecl(E, Ctor->getParent()))
+    for (const FieldDecl *F : Ctor->getParent()->fields())
+      if (const Expr *Init = F->getInClassInitializer())
+        noteFieldCommunicatorWrite(F, Init);
   if (!Ctor || !Ctor->isUserProvided() || Ctor->isCopyOrMoveConstructor())
     return;
   const FunctionDecl *Def = Ctor->getDefinition();
