@@ -1,6 +1,7 @@
 //===- AnalysisManager.cpp ------------------------------------------------===//
 #include "engine/AnalysisManager.h"
 #include "engine/Engine.h"
+#include "engine/ast/AstHelpers.h"
 #include "engine/ast/Names.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/cfg/FailStop.h"
@@ -16,6 +17,28 @@
 using namespace clang;
 
 namespace distlint {
+
+/// Is PD given another object in Body (`t = t.to(kCPU)`)? Then what the
+/// body leaves in it is not what the caller's handle designates.
+static bool reboundIn(const ParmVarDecl *PD, const Stmt *Body) {
+  if (!Body)
+    return true;
+  auto Names = [&](const Expr *X) {
+    const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == PD;
+  };
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Body);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() > 0 &&
+      Names(OC->getArg(0)))
+    return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
+      BO && BO->getOpcode() == BO_Assign && Names(BO->getLHS()))
+    return true;
+  for (const Stmt *Child : Body->children())
+    if (Child && reboundIn(PD, Child))
+      return true;
+  return false;
+}
 
 using api::Role;
 
@@ -410,7 +433,11 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *PD = FD->getParamDecl(I);
     QualType T = PD->getType();
-    if (!T->isPointerType() && !T->isReferenceType())
+    // A tensor taken by value is a handle: what the body writes into its
+    // storage (a collective through a list holding it) the caller sees.
+    bool Handle = isTensorType(T) && !T->isReferenceType() &&
+                  !reboundIn(PD, FD->getBody());
+    if (!T->isPointerType() && !T->isReferenceType() && !Handle)
       continue;
     auto A = AtExit.find(PD);
     if (A != AtExit.end() && A->second.Vary)
@@ -419,7 +446,7 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
       // Its own bit gone: no path keeps what the caller passed in.
       // A scalar's value is its contents, and exactly what it was given; a
       // whole object's taint joins what its fields got.
-      bool Scalar = T->getPointeeType()->isScalarType();
+      bool Scalar = !Handle && T->getPointeeType()->isScalarType();
       uint64_t Own = uint64_t(1) << I;
       bool Overwritten = !(A->second.Params & Own) &&
                          (Scalar || A->second.UniformContent);

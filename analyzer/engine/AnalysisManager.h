@@ -258,8 +258,11 @@ public:
   /// (`envInt("WORLD_SIZE", 1)`), analyzed with that argument bound.
   std::map<SpecializationKey, Taint> Specialized;
   /// Per method: does what its object holds reach its result (an analysis
-  /// of the body with every field read through `this` varying)?
-  llvm::DenseMap<const clang::FunctionDecl *, bool> ObjectReachesReturn;
+  /// of the body with the object varying, its fields read through the TU
+  /// facts where those say what each object holds)? With the facts' stamp
+  /// of a "no": facts only grow, so a "yes" stays one.
+  llvm::DenseMap<const clang::FunctionDecl *, std::pair<bool, unsigned>>
+      ObjectReachesReturn;
   int SpecializationDepth = 0;
   /// std::function / function-pointer variables and fields -> target.
   llvm::DenseMap<const clang::ValueDecl *, const clang::FunctionDecl *>

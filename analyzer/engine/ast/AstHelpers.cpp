@@ -86,6 +86,24 @@ const FieldDecl *accessedField(const Expr *E) {
   return M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
 }
 
+const Expr *storageOwner(const Expr *Target) {
+  for (int Depth = 0; Depth < 4; ++Depth) {
+    Target = strip(Target);
+    if (const auto *U = dyn_cast<UnaryOperator>(Target);
+        U && U->getOpcode() == UO_AddrOf)
+      Target = U->getSubExpr();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Target);
+             MC && MC->getNumArgs() == 0 && MC->getType()->isPointerType())
+      Target = MC->getImplicitObjectArgument();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Target);
+             OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      Target = OC->getArg(0);
+    else
+      break;
+  }
+  return strip(Target);
+}
+
 const VarDecl *baseVar(const Expr *E) {
   E = strip(E);
   while (E) {

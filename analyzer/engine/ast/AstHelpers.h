@@ -31,6 +31,10 @@ const clang::Expr *stripValue(const clang::Expr *E);
 /// `&x`, `x[i]`, `*p` (p), `x.f` (x), `x.method()` (x).
 const clang::VarDecl *baseVar(const clang::Expr *E);
 
+/// The object whose elements a buffer pointer designates: `v.data()`,
+/// `&v[0]`, `v.get()` (Target itself when it is no such pointer).
+const clang::Expr *storageOwner(const clang::Expr *Target);
+
 /// The field an access designates: `x.f`, `p->f`, `this->f`, `&x.f`;
 /// null otherwise.
 const clang::FieldDecl *accessedField(const clang::Expr *E);

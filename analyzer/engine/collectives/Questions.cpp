@@ -258,16 +258,33 @@ static const VarDecl *membershipTested(Engine &E, const Expr *Cond) {
       return nullptr;
     return baseVar(X);
   };
+  // A smart pointer to the group tested for null: `if (pg)` (its bool
+  // conversion), `pg == nullptr`.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Cond);
+      MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()) &&
+      MC->getType()->isBooleanType())
+    return Handle(MC->getImplicitObjectArgument(), false);
+  const Expr *L = nullptr, *R = nullptr;
   if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
     if (!B->isEqualityOp())
       return nullptr;
-    if (IsNull(B->getRHS()))
-      return Handle(B->getLHS(), IsNullMacro(B->getRHS()));
-    if (IsNull(B->getLHS()))
-      return Handle(B->getRHS(), IsNullMacro(B->getLHS()));
-    return nullptr;
+    L = B->getLHS();
+    R = B->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond)) {
+    if ((OC->getOperator() != OO_EqualEqual &&
+         OC->getOperator() != OO_ExclaimEqual) ||
+        OC->getNumArgs() != 2)
+      return nullptr;
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+  } else {
+    return Handle(Cond, false);
   }
-  return Handle(Cond, false);
+  if (IsNull(R))
+    return Handle(L, IsNullMacro(R));
+  if (IsNull(L))
+    return Handle(R, IsNullMacro(L));
+  return nullptr;
 }
 
 /// Does Branch only separate the members of the communicator Collective
@@ -275,13 +292,28 @@ static const VarDecl *membershipTested(Engine &E, const Expr *Cond) {
 /// continue;` after a split)? Those ranks are not expected to call it.
 static bool testsMembershipOf(Engine &E, const CFGBlock *Branch,
                               const CallExpr *Collective) {
-  const api::ApiEntry *Entry = E.apiRole(Collective, api::Role::Collective);
-  if (!Entry)
-    return false;
-  const VarDecl *Comm = baseVar(collectives::communicatorOf(Collective, Entry));
   const auto *Cond = dyn_cast_or_null<Expr>(
       const_cast<CFGBlock *>(Branch)->getTerminatorCondition(true));
-  return Comm && membershipTested(E, Cond) == Comm;
+  const VarDecl *Tested = membershipTested(E, Cond);
+  if (!Tested)
+    return false;
+  if (const api::ApiEntry *Entry = E.apiRole(Collective, api::Role::Collective))
+    return baseVar(collectives::communicatorOf(Collective, Entry)) == Tested;
+  // A helper whose collectives all run on communicators it is given
+  // (`sum_(*eval_pg, metric)` under `if (eval_pg)`): the tested one must be
+  // each of those.
+  const FunctionDecl *Helper = E.resolveCallee(Collective);
+  if (!Helper || !Helper->hasBody())
+    return false;
+  const FunctionSummary &Sum = E.summary(Helper);
+  if (!Sum.CollectivesOnParamComms)
+    return false;
+  llvm::ArrayRef<const Expr *> Args = splitCall(Collective, Helper).second;
+  for (unsigned I = 0; I < 64; ++I)
+    if (Sum.CollectiveCommParams & (uint64_t(1) << I))
+      if (I >= Args.size() || baseVar(Args[I]) != Tested)
+        return false;
+  return true;
 }
 
 namespace {

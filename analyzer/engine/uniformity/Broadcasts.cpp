@@ -120,6 +120,10 @@ void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
   const VarDecl *Buffer = Recv ? baseVar(Recv) : nullptr;
   if (!Key || !Buffer || !isLocal(Buffer))
     return;
+  // The storage of one field (`km.centroids.data()`): markUniform agreed on
+  // that field; the object's other fields are not the message.
+  if (isa<MemberExpr>(storageOwner(Recv)))
+    return;
   const Expr *Stripped = Recv->IgnoreParenCasts();
   bool Scalar =
       Buffer->getType()->isScalarType() && !Buffer->getType()->isPointerType();

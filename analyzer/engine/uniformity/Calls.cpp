@@ -125,6 +125,29 @@ static bool readOnlyArgument(const FunctionDecl *Callee, unsigned I,
 
 /// Does a library function take argument I (A) as a buffer to write: a
 /// pointer to non-const data (not a handle to an opaque struct)?
+/// A method that changes nothing by itself: const, or the non-const twin of
+/// a const one that only hands out mutable access (`operator[]`, `data()`,
+/// `begin()`, `at()`); a write through what it returns is an assignment.
+static bool isAccessor(const FunctionDecl *Callee) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  if (!MD || isa<CXXConstructorDecl, CXXDestructorDecl>(MD) || MD->isStatic())
+    return false;
+  if (MD->isConst())
+    return true;
+  if (MD->isOverloadedOperator() &&
+      MD->getOverloadedOperator() != OO_Subscript &&
+      MD->getOverloadedOperator() != OO_Star &&
+      MD->getOverloadedOperator() != OO_Arrow)
+    return false;
+  for (const NamedDecl *ND : MD->getParent()->lookup(MD->getDeclName())) {
+    const auto *Twin = dyn_cast<CXXMethodDecl>(ND->getAsFunction());
+    if (Twin && Twin != MD && Twin->isConst() &&
+        Twin->getNumParams() == MD->getNumParams())
+      return true;
+  }
+  return false;
+}
+
 static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
                             const Expr *A) {
   QualType T = Callee && I < Callee->getNumParams()
@@ -412,7 +435,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     for (unsigned I = 0; I < Args.size(); ++I)
       if (!readOnlyArgument(Callee, I, Args[I]))
         collectVarRefs(Args[I], Given);
-    if (Receiver)
+    if (Receiver && !isAccessor(Callee))
       collectVarRefs(Receiver, Given);
     for (const VarDecl *VD : Given)
       forgetFieldsOf(S, VD);
@@ -597,12 +620,15 @@ std::optional<Taint> UniformityAnalysis::scratchReturn(
 bool UniformityAnalysis::objectReachesReturn(const FunctionDecl *Method,
                                              const VaryOrigin &Origin) {
   auto Known = P.ObjectReachesReturn.find(Method);
-  if (Known != P.ObjectReachesReturn.end())
-    return Known->second;
-  P.ObjectReachesReturn[Method] = true; // Recursion: it may.
+  if (Known != P.ObjectReachesReturn.end() &&
+      (Known->second.first || Known->second.second == P.Tu.stamp()))
+    return Known->second.first;
+  P.ObjectReachesReturn[Method] = {true, P.Tu.stamp()}; // Recursion: it may.
   std::optional<Taint> Ret = scratchReturn(
       Method, [&](UniformityAnalysis &U) { U.assumeObjectVaries(Origin); });
-  return P.ObjectReachesReturn[Method] = !Ret || Ret->Vary;
+  bool Reaches = !Ret || Ret->Vary;
+  P.ObjectReachesReturn[Method] = {Reaches, P.Tu.stamp()};
+  return Reaches;
 }
 
 std::optional<Taint>

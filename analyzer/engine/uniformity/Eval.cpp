@@ -86,6 +86,21 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
   return P.initialTaint(VD, FD);
 }
 
+/// A field whose every write the TU facts record, those of each
+/// construction included (noteParamFieldWrites): a number, an enumerator or
+/// a pointer of a project class built by its constructors. What one object
+/// holds there is among those facts; an object member's contents are not,
+/// nor what a braced list gives an aggregate (`return {sizes[rank], 128};`).
+bool UniformityAnalysis::factsPerField(const FieldDecl *F) {
+  if (!F || !isTaughtDecl(E, F))
+    return false;
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || RD->isAggregate())
+    return false;
+  QualType T = F->getType();
+  return T->isArithmeticType() || T->isEnumeralType() || T->isPointerType();
+}
+
 /// Is parameter I of constructor C the value every element starts with: a
 /// container's `value_type` after the count (`vector(size_type n, const
 /// value_type &v)`, `basic_string(size_type n, CharT c)`; never the first
@@ -270,9 +285,10 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
   }
   if (const auto *M = dyn_cast<MemberExpr>(X)) {
     Taint T;
+    const auto *Field = dyn_cast<FieldDecl>(M->getMemberDecl());
     if (!isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
       T = eval(M->getBase(), S);
-    else if (ObjectVaries) {
+    else if (ObjectVaries && !factsPerField(Field)) {
       T.Vary = true;
       T.Origin = *ObjectVaries;
     }

@@ -15,6 +15,7 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <functional>
+#include <optional>
 
 using namespace clang;
 
@@ -155,8 +156,21 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
   }
   if (const auto *M = dyn_cast<MemberExpr>(Inner); M && Inner != L) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    // An agreed element written with an agreed value under a branch every
+    // rank takes (`km.centroids[i] = sums[i] / counts[c]` after the
+    // all-reduce) leaves the field agreed on this path.
+    std::optional<std::pair<StateKey, Taint>> StillAgreed;
+    if (const VarDecl *Base = F ? fieldBase(M) : nullptr;
+        Base && !M->isArrow() && Base->hasLocalStorage() &&
+        !Base->getType()->isReferenceType() && !ControlVaries && !T.Vary &&
+        !T.Params && !T.PendingVary)
+      if (auto It = S.find(StateKey(Base, F));
+          It != S.end() && !It->second.Vary && !It->second.Params)
+        StillAgreed = *It;
     if (F)
       forgetField(S, F);
+    if (StillAgreed)
+      S.insert(*StillAgreed);
     if (F && isTaughtDecl(E, F)) {
       Taint Elem = T;
       // What the callers pass (Params) is marked too: noteFieldWrite keeps
@@ -227,6 +241,18 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
         S[StateKey(Base, F)] = T;
       }
     }
+  // The storage of a container field (`MPI_Bcast(km.centroids.data(), ...)`,
+  // `&m.rows[0]`): its elements agree on this path; its length is what it was.
+  if (const auto *M = dyn_cast<MemberExpr>(storageOwner(Target));
+      M && M != Target)
+    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+      if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
+        Taint T;
+        T.UniformContent = true;
+        if (auto Old = S.find(StateKey(Base, F)); Old != S.end())
+          T.ShapeKey = Old->second.ShapeKey;
+        S[StateKey(Base, F)] = T;
+      }
   llvm::SmallVector<const VarDecl *, 4> Vars;
   collectVarRefs(Buffer, Vars);
   for (size_t I = 0; I < Vars.size(); ++I) {

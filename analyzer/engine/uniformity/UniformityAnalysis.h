@@ -177,6 +177,8 @@ private:
   std::optional<Taint>
   scratchReturn(const clang::FunctionDecl *Callee,
                 llvm::function_ref<void(UniformityAnalysis &)> Configure);
+  /// Do the TU's field facts say what any one object holds in F?
+  bool factsPerField(const clang::FieldDecl *F);
   /// A closure's value: what its result depends on among the captures, as
   /// the enclosing function holds them where the closure is made.
   Taint closureTaint(const clang::LambdaExpr *L, const VarState &S);
