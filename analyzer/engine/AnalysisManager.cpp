@@ -27,16 +27,21 @@ static bool reboundIn(const ParmVarDecl *PD, const Stmt *Body) {
     const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
     return DR && DR->getDecl() == PD;
   };
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Body);
-      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() > 0 &&
-      Names(OC->getArg(0)))
-    return true;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Body);
-      BO && BO->getOpcode() == BO_Assign && Names(BO->getLHS()))
-    return true;
-  for (const Stmt *Child : Body->children())
-    if (Child && reboundIn(PD, Child))
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() > 0 &&
+        Names(OC->getArg(0)))
       return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_Assign && Names(BO->getLHS()))
+      return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
   return false;
 }
 

@@ -123,8 +123,6 @@ static bool readOnlyArgument(const FunctionDecl *Callee, unsigned I,
          T->getAsCXXRecordDecl()->isTriviallyCopyable();
 }
 
-/// Does a library function take argument I (A) as a buffer to write: a
-/// pointer to non-const data (not a handle to an opaque struct)?
 /// A method that changes nothing by itself: const, or the non-const twin of
 /// a const one that only hands out mutable access (`operator[]`, `data()`,
 /// `begin()`, `at()`); a write through what it returns is an assignment.
@@ -140,7 +138,7 @@ static bool isAccessor(const FunctionDecl *Callee) {
       MD->getOverloadedOperator() != OO_Arrow)
     return false;
   for (const NamedDecl *ND : MD->getParent()->lookup(MD->getDeclName())) {
-    const auto *Twin = dyn_cast<CXXMethodDecl>(ND->getAsFunction());
+    const auto *Twin = dyn_cast_or_null<CXXMethodDecl>(ND->getAsFunction());
     if (Twin && Twin != MD && Twin->isConst() &&
         Twin->getNumParams() == MD->getNumParams())
       return true;
@@ -148,6 +146,8 @@ static bool isAccessor(const FunctionDecl *Callee) {
   return false;
 }
 
+/// Does a library function take argument I (A) as a buffer to write: a
+/// pointer to non-const data (not a handle to an opaque struct)?
 static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
                             const Expr *A) {
   QualType T = Callee && I < Callee->getNumParams()

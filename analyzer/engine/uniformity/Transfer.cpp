@@ -232,27 +232,21 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
   if (const auto *U = dyn_cast<UnaryOperator>(Target);
       U && U->getOpcode() == UO_AddrOf)
     Target = strip(U->getSubExpr());
-  if (const auto *M = dyn_cast<MemberExpr>(Target))
-    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
-      P.Tu.noteFieldAgreed(F);
-      if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
-        Taint T;
-        T.UniformContent = true;
-        S[StateKey(Base, F)] = T;
-      }
-    }
-  // The storage of a container field (`MPI_Bcast(km.centroids.data(), ...)`,
+  // The same of a container field's storage (`km.centroids.data()`,
   // `&m.rows[0]`): its elements agree on this path; its length is what it was.
-  if (const auto *M = dyn_cast<MemberExpr>(storageOwner(Target));
-      M && M != Target)
-    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+  if (const auto *M = dyn_cast<MemberExpr>(storageOwner(Target)))
+    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
+      const bool Storage = M != Target;
+      if (!Storage)
+        P.Tu.noteFieldAgreed(F);
       if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
         Taint T;
         T.UniformContent = true;
-        if (auto Old = S.find(StateKey(Base, F)); Old != S.end())
+        if (auto Old = S.find(StateKey(Base, F)); Storage && Old != S.end())
           T.ShapeKey = Old->second.ShapeKey;
         S[StateKey(Base, F)] = T;
       }
+    }
   llvm::SmallVector<const VarDecl *, 4> Vars;
   collectVarRefs(Buffer, Vars);
   for (size_t I = 0; I < Vars.size(); ++I) {
