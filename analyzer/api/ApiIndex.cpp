@@ -273,9 +273,10 @@ const char *roleName(Role R) {
     ROLE(EnvWrite)
     ROLE(Parse)
     ROLE(CommSplit)
-    ROLE(CommInit) ROLE(AsyncErrorCheck) ROLE(DeviceSync) ROLE(StreamSync) ROLE(
-        EventSync) ROLE(ImplicitSync) ROLE(HostWaitOnDevice) ROLE(TrainingStep)
-        ROLE(FailStop) ROLE(TimeoutKnob) ROLE(ProcessGroupType) ROLE(StoreType)
+    ROLE(CommInit)
+    ROLE(AsyncErrorCheck) ROLE(DeviceSync) ROLE(StreamSync) ROLE(EventSync)
+        ROLE(ImplicitSync) ROLE(HostWaitOnDevice) ROLE(TrainingStep) ROLE(
+            FailStop) ROLE(TimeoutKnob) ROLE(ProcessGroupType) ROLE(StoreType)
             ROLE(SamplerType) ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(
                 DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery) ROLE(Wait)
                 ROLE(TimeoutConstant) ROLE(GroupStart) ROLE(GroupEnd)
@@ -284,7 +285,7 @@ const char *roleName(Role R) {
                             ROLE(CommDerive) ROLE(SameShape) ROLE(StoreRead)
                                 ROLE(ElementStorage) ROLE(ObjectAllocation)
                                     ROLE(UntimedOptions) ROLE(AsyncCopy)
-                                        ROLE(VariantDispatch)
+                                        ROLE(VariantDispatch) ROLE(Fill)
 #undef ROLE
   }
   return "?";

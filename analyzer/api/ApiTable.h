@@ -113,9 +113,12 @@ enum class Role : uint8_t {
   /// variant argument (Args.Send) holds (std::visit): that variant chooses
   /// which of the callable's overloads runs.
   VariantDispatch,
+  /// Sets every byte of a buffer (Args.Recv) to its value argument
+  /// (Args.Value): cudaMemset. The contents are that value's.
+  Fill,
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::VariantDispatch) + 1;
+constexpr unsigned NumRoles = unsigned(Role::Fill) + 1;
 
 const char *roleName(Role R);
 

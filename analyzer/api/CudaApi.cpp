@@ -31,6 +31,9 @@ const ApiEntry Rows[] = {
     {F, Role::AsyncCopy, "cudaMemcpyAsync",
      A.recv(0).send(1).count(2).flag(3).stream(4)},
     {F, Role::HostWaitOnDevice, "cudaMemset", A},
+    // Fills: the buffer holds the value in every byte.
+    {F, Role::Fill, "cudaMemset", A.recv(0).value(1).count(2)},
+    {F, Role::Fill, "cudaMemsetAsync", A.recv(0).value(1).count(2).stream(3)},
     {F, Role::HostWaitOnDevice, "cudaFree", A,
      "cudaFree synchronizes the device"},
 

@@ -463,6 +463,11 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
       if (Overwritten || From)
         R->OutParamWrites.push_back({I, From, Overwritten});
     }
+    for (auto F = AtExit.lower_bound(StateKey(PD, nullptr));
+         F != AtExit.end() && F->first.Var == PD; ++F)
+      if (F->first.Field && F->first.Index < 0 && !F->second.depends() &&
+          F->second.UniformContent && !F->second.PendingVary)
+        R->AgreedParamFields.push_back({I, F->first.Field});
   }
   // No-return: the exit is unreachable from the entry except through
   // fail-stop blocks.

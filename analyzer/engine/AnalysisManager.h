@@ -139,6 +139,11 @@ struct FunctionResult {
     bool Overwritten = false;
   };
   llvm::SmallVector<OutParamWrite, 2> OutParamWrites;
+  /// Fields of what a pointer/reference parameter designates that every
+  /// path agrees on by the exit (`ncclAllReduce(m->grads, ...)`): the
+  /// caller's object has them agreed, and only them.
+  llvm::SmallVector<std::pair<unsigned, const clang::FieldDecl *>, 0>
+      AgreedParamFields;
   /// Fields assigned from parameters: field -> the parameters (mask) whose
   /// values reach it. One entry per field (masks are or-ed), at most
   /// Budget::ParamFieldWrites: a recursive call re-applies the function's

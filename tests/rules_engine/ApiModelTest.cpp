@@ -385,6 +385,25 @@ TEST_F(ApiModelTest, CopyWritesItsDestinationByTheKindArgument) {
   EXPECT_FALSE(model::copiesFromDevice(H2D.Args[3]));
 }
 
+TEST_F(ApiModelTest, FillGivesTheBufferItsValue) {
+  // copy(host, dev, 16, ...) read as fill(buffer = 0, value = 1).
+  ApiEntry Fill = row(Role::Fill, A.recv(0).value(1).count(2));
+  Site St = site("@d2h", "copy");
+  RecordingEnv Agreed;
+  effects(Role::Fill, St, Fill, Agreed);
+  ASSERT_EQ(Agreed.Uniform.size(), 1u) << "a value every rank passes";
+  EXPECT_EQ(Agreed.Uniform[0], St.Args[0]);
+  EXPECT_TRUE(Agreed.Assigned.empty());
+  RecordingEnv Local;
+  Local.Values[St.Args[1]] = varying();
+  effects(Role::Fill, St, Fill, Local);
+  EXPECT_TRUE(Local.Uniform.empty());
+  ASSERT_EQ(Local.Assigned.size(), 1u);
+  EXPECT_EQ(Local.Assigned[0].first, St.Args[0]);
+  EXPECT_TRUE(Local.Assigned[0].second.Vary) << "this rank's value";
+  EXPECT_TRUE(Local.Assigned[0].second.ContentOnly) << "a buffer's bytes";
+}
+
 TEST_F(ApiModelTest, UniformValueIsUniform) {
   RecordingEnv Env;
   auto T = ret(Role::UniformValue, site("@plain", "source"),
@@ -433,13 +452,23 @@ TEST_F(ApiModelTest, ShapeQueryReadsTheShapeNotTheContents) {
 // Roles whose meaning the uniformity data-flow does not model: they are
 // answered by other engine questions (sequences, syncs, timeouts, loaders).
 TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
-  const std::set<Role> WithTransfers = {
-      Role::Collective,      Role::RankSource,       Role::WorldSizeSource,
-      Role::LocalDataSource, Role::TensorRead,       Role::EnvRead,
-      Role::Parse,           Role::CommSplit,        Role::HostWaitOnDevice,
-      Role::UniformValue,    Role::ShapeQuery,       Role::CommDerive,
-      Role::StoreRead,       Role::ObjectAllocation, Role::CommInit,
-      Role::AsyncCopy};
+  const std::set<Role> WithTransfers = {Role::Collective,
+                                        Role::RankSource,
+                                        Role::WorldSizeSource,
+                                        Role::LocalDataSource,
+                                        Role::TensorRead,
+                                        Role::EnvRead,
+                                        Role::Parse,
+                                        Role::CommSplit,
+                                        Role::HostWaitOnDevice,
+                                        Role::UniformValue,
+                                        Role::ShapeQuery,
+                                        Role::CommDerive,
+                                        Role::StoreRead,
+                                        Role::ObjectAllocation,
+                                        Role::CommInit,
+                                        Role::AsyncCopy,
+                                        Role::Fill};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

@@ -113,17 +113,29 @@ std::optional<Engine::Divergence> dispatchDivergence(Engine &E,
   auto Overs = possibleTargets(E, Call);
   if (Overs.size() < 2)
     return std::nullopt;
+  // The collectives each target issues, compared as two rank classes'
+  // (choices on agreed values made alike); sends and receives pair with
+  // peers of any class, which this question does not follow.
   CalleeTrees Callees;
   const FunctionDecl *First = nullptr, *Other = nullptr;
-  std::string FirstTree;
+  NodeRef FirstTree;
   for (const FunctionDecl *Over : Overs) {
     if (!Over->hasBody() || !isTaughtDecl(E, Over))
       continue;
-    std::string Tree = print(functionSequence(E, Over, Callees));
+    NodeRef Tree = collectivesOnly(functionSequence(E, Over, Callees));
     if (!First) {
       First = Over;
       FirstTree = Tree;
-    } else if (Tree != FirstTree) {
+      continue;
+    }
+    CompareBudget Budget;
+    Budget.Steps = E.limits().SequenceSteps;
+    auto Found = firstDifference(FirstTree, Tree, Budget);
+    if (Budget.Exhausted) {
+      noteBudgetHit(E, "collective-sequence comparison steps", Over);
+      break;
+    }
+    if (Found) {
       Other = Over;
       break;
     }

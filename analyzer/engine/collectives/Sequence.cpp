@@ -311,6 +311,35 @@ bool mayFailStop(const NodeRef &N) {
   return false;
 }
 
+NodeRef collectivesOnly(const NodeRef &N) {
+  if (!N)
+    return N;
+  switch (N->Kind) {
+  case NodeKind::Empty:
+  case NodeKind::FailStop:
+    return N;
+  case NodeKind::Token:
+    return N->Tok.Kind == TokenKind::Collective ? N : Node::empty();
+  case NodeKind::Seq: {
+    std::vector<NodeRef> Parts;
+    for (const NodeRef &K : N->Kids)
+      Parts.push_back(collectivesOnly(K));
+    return Node::seq(std::move(Parts));
+  }
+  case NodeKind::Alt: {
+    std::vector<NodeRef> Options;
+    for (const NodeRef &K : N->Kids)
+      Options.push_back(collectivesOnly(K));
+    return Node::alt(N->Key, std::move(Options), N->Source);
+  }
+  case NodeKind::Loop:
+    return Node::loop(N->Key, collectivesOnly(N->Kids.front()), N->Source);
+  case NodeKind::Call:
+    return Node::call(N->Site, collectivesOnly(N->Kids.front()));
+  }
+  return N;
+}
+
 bool onlyCollectives(const NodeRef &N) {
   if (!N)
     return true;

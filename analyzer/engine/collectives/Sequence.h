@@ -187,6 +187,8 @@ bool issuesAnything(const NodeRef &N);
 bool alwaysFailStops(const NodeRef &N);
 /// Does some path through the tree end the job?
 bool mayFailStop(const NodeRef &N);
+/// The tree without its point-to-point calls: the collectives it issues.
+NodeRef collectivesOnly(const NodeRef &N);
 /// Does the tree issue collectives only (no point-to-point, no job end)?
 bool onlyCollectives(const NodeRef &N);
 /// Compact text for tests and debugging: "MPI_Barrier MPI_Allreduce",

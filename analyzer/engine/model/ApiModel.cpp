@@ -359,6 +359,26 @@ void copyEffects(const CallModelContext &C, ModelEnv &Env) {
   Env.assign(Dst, T);
 }
 
+/// A fill: the buffer's contents are its value argument's (a constant on
+/// every rank: agreed), written under this call's control.
+void fillEffects(const CallModelContext &C, ModelEnv &Env) {
+  const Expr *Dst = C.arg(C.Row.Args.Recv), *Value = C.arg(C.Row.Args.Value);
+  if (!Dst || !Value)
+    return;
+  Taint V = Env.eval(Value);
+  if (!V.depends() && !V.PendingVary) {
+    Env.markUniform(Dst);
+    return;
+  }
+  Taint T = V;
+  T.Range.reset();
+  T.UniformContent = false;
+  T.addControl(C.Control);
+  if (T.Vary && !C.Control.Vary)
+    T.ContentOnly = !intoScalar(Dst);
+  Env.assign(Dst, T);
+}
+
 /// One row per role, in the enum's order (checked by modelOf and the unit
 /// tests). Roles the uniformity data-flow has no transfer for are matched
 /// by other engine questions (collective sequences, device syncs, timeouts,
@@ -413,6 +433,7 @@ const RoleModel Table[] = {
     {Role::AsyncCopy, nullptr, copyEffects},
     // Read where a call's possible targets are listed (collectives/).
     {Role::VariantDispatch},
+    {Role::Fill, nullptr, fillEffects},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

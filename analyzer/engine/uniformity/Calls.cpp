@@ -428,6 +428,9 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
   };
 
+  // Decided before the call forgets what it may write.
+  const auto AgreedOutputs = agreedDeviceOutputs(Call, Callee, Args, S);
+
   // A function the API tables do not describe may write any field of what
   // it is given: what this path knew of those fields is gone.
   if (E.api().lookup(Callee).empty()) {
@@ -461,6 +464,8 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         if (const VarDecl *VD = baseVar(Args[I]); VD && isLocal(VD))
           if (auto It = S.find(VD); It != S.end() && !It->second.Vary)
             It->second.UniformContent = false;
+  for (const Expr *Out : AgreedOutputs.Buffers)
+    markUniform(Out, S, AgreedOutputs.Params);
 
   if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
@@ -503,6 +508,17 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           else if (W.Overwritten)
             markUniform(A, S);
         }
+      // `reduce_grads(&m)`: the fields the helper agreed on, in the
+      // caller's object too (like a collective on them here).
+      const auto AgreedFields = CR->AgreedParamFields;
+      for (const auto &[Idx, Field] : AgreedFields)
+        if (const Expr *A = ArgAt(Idx))
+          if (const VarDecl *Base = baseVar(A);
+              Base && Base->hasLocalStorage()) {
+            Taint T;
+            T.UniformContent = true;
+            S[StateKey(Base, Field)] = T;
+          }
       noteParamFieldWrites(ParamFields, Args, S, Ctl);
     }
     return;

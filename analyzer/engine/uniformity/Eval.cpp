@@ -207,6 +207,22 @@ Taint UniformityAnalysis::evalCompare(BinaryOperatorKind Op, const Taint &L,
   return T;
 }
 
+/// A constexpr call the compiler folds to an integer (`g.size()` of a
+/// std::array: its length is in its type): the same number on every rank,
+/// whatever the object holds.
+std::optional<int64_t> UniformityAnalysis::foldedConstantCall(const Expr *X) {
+  const auto *Call = dyn_cast<CallExpr>(X);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->isConstexpr() || X->isValueDependent() ||
+      !X->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!X->EvaluateAsInt(R, E.context(), Expr::SE_NoSideEffects) ||
+      !R.Val.getInt().isRepresentableByInt64())
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
 Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   Taint T = evalExpr(X, S);
   if (inOneRankWorld(S))
@@ -270,6 +286,8 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
   }
   if (const auto *L = dyn_cast<LambdaExpr>(X))
     return closureTaint(L, S);
+  if (auto Folded = foldedConstantCall(X))
+    return Taint::constant(*Folded);
   if (isa<FloatingLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, CXXThisExpr,
           UnaryExprOrTypeTraitExpr, TypeTraitExpr, CXXDefaultArgExpr>(X)) {
     Taint T;

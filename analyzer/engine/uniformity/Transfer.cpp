@@ -225,7 +225,8 @@ void UniformityAnalysis::assignRangeElement(const Expr *Range, Taint T,
     assignVar(VD, T, S, /*Strong=*/false);
 }
 
-void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
+void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
+                                     uint64_t Params) {
   // `MPI_Bcast(&params->n, ...)`: this path now knows the field agrees,
   // whatever the TU-wide facts say of its other writes.
   const Expr *Target = strip(Buffer);
@@ -234,6 +235,9 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
     Target = strip(U->getSubExpr());
   // The same of a container field's storage (`km.centroids.data()`,
   // `&m.rows[0]`): its elements agree on this path; its length is what it was.
+  // The object that has the field keeps what it was (`m->grads` agreed says
+  // nothing of `m->local_rows`).
+  const VarDecl *FieldOwner = nullptr;
   if (const auto *M = dyn_cast<MemberExpr>(storageOwner(Target)))
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       const bool Storage = M != Target;
@@ -242,9 +246,11 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
       if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
         Taint T;
         T.UniformContent = true;
+        T.Params = Params;
         if (auto Old = S.find(StateKey(Base, F)); Storage && Old != S.end())
           T.ShapeKey = Old->second.ShapeKey;
         S[StateKey(Base, F)] = T;
+        FieldOwner = Base;
       }
     }
   llvm::SmallVector<const VarDecl *, 4> Vars;
@@ -257,11 +263,12 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S) {
           Vars.push_back(V);
   }
   for (const VarDecl *VD : Vars) {
-    if (!VD->hasLocalStorage())
+    if (!VD->hasLocalStorage() || VD == FieldOwner)
       continue;
     // The collective agrees on the contents; the shape is what it was.
     Taint T;
     T.UniformContent = true;
+    T.Params = Params;
     auto Old = S.find(VD);
     if (Old != S.end())
       T.ShapeKey = Old->second.ShapeKey;

@@ -123,6 +123,17 @@ private:
   void assignVar(const clang::VarDecl *VD, Taint T, VarState &S, bool Strong);
   void assignLValue(const clang::Expr *LHS, Taint T, VarState &S, bool Strong);
   void callEffects(const clang::CallExpr *Call, VarState &S, const Taint &Ctl);
+  /// The buffers a kernel launch (or a project function whose body is in
+  /// another file) writes, when all it may read agrees here: then they hold
+  /// agreed contents after it (uniformity/DeviceOutputs.cpp).
+  struct DeviceOutputs {
+    llvm::SmallVector<const clang::Expr *, 4> Buffers;
+    uint64_t Params = 0; ///< The function's parameters their contents follow.
+  };
+  DeviceOutputs agreedDeviceOutputs(const clang::CallExpr *Call,
+                                    const clang::FunctionDecl *Callee,
+                                    llvm::ArrayRef<const clang::Expr *> Args,
+                                    const VarState &S);
   /// `c = sub` or `*out = sub`: a copy of a sub-communicator is one too
   /// (through a pointer parameter: the callers' communicator it points to).
   void noteSubCommunicatorCopy(const clang::BinaryOperator *Assign);
@@ -150,7 +161,9 @@ private:
                           const VarState &S, const Taint &Ctl);
   /// The variables a buffer argument designates (and the tensors they
   /// hold) are the same on every rank from here on.
-  void markUniform(const clang::Expr *Buffer, VarState &S);
+  /// Buffer holds the same contents on every rank from here on (given the
+  /// parameters in Params: the same where the callers pass the same).
+  void markUniform(const clang::Expr *Buffer, VarState &S, uint64_t Params = 0);
   /// Every field of the struct Base holds agrees on this path.
   void markFieldsAgreed(const clang::VarDecl *Base, VarState &S);
   /// The analysis as the API model's transfers see it (Calls.cpp).
@@ -182,6 +195,7 @@ private:
   /// A closure's value: what its result depends on among the captures, as
   /// the enclosing function holds them where the closure is made.
   Taint closureTaint(const clang::LambdaExpr *L, const VarState &S);
+  std::optional<int64_t> foldedConstantCall(const clang::Expr *X);
   /// Does what Method's object holds reach its result? (Conservatively yes
   /// past Budget::SpecializationBlocks and SpecializationDepth.)
   bool objectReachesReturn(const clang::FunctionDecl *Method,
