@@ -338,6 +338,17 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     else
       AT.UniformContent = true;
     T.join(AT);
+    // An iterator into a container (`v.begin()` reads its shape only): the
+    // call reads the elements it ranges over (max_element's position,
+    // accumulate's sum).
+    if (const auto *It = dyn_cast<CXXMemberCallExpr>(strip(A));
+        It && !It->getType()->isIntegralOrEnumerationType() &&
+        E.apiRole(It, Role::ShapeQuery))
+      if (Taint Elements = eval(It->getImplicitObjectArgument(), S);
+          Elements.Vary) {
+        Elements.PointeeOnly = false;
+        T.join(Elements);
+      }
   }
   (void)TensorInput;
   if (MethodOnNonTensor && isTensorType(Call->getType()))
@@ -403,15 +414,12 @@ void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
     return;
   if (FunctionResult *CR = P.analyze(Def)) {
     // A copy: for a constructor that builds its own class, CR is ours.
-    // Scalar members (`rank_(rank)`) get what this construction passes. A
-    // reference member names the caller's object, whose value later writes
-    // change; an object member (a container, an optional) may differ only
-    // in its contents, which its argument's taint does not tell apart.
+    // Members get what this construction passes (`rank_(rank)`, `cfg_(cfg)`,
+    // `w_(torch::zeros({p.feat}))`). A reference member names the caller's
+    // object, whose value later writes change.
     auto ParamFields = CR->ParamToField;
     ParamFields.remove_if([](const auto &Entry) {
-      QualType T = Entry.first->getType();
-      return !(T->isArithmeticType() || T->isEnumeralType() ||
-               T->isPointerType());
+      return Entry.first->getType()->isReferenceType();
     });
     llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
     noteParamFieldWrites(ParamFields, Args, S, Ctl);
@@ -534,7 +542,13 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     if (MD && MD->isVirtual() && E.isUserCode(MD) && !E.overriders(MD).empty())
       MD = nullptr;
     if (MD && !MD->isConst() && !isa<CXXOperatorCallExpr>(Call)) {
-      if (const VarDecl *Obj = baseVar(Receiver); Obj && isLocal(Obj)) {
+      // A local object, or a field of this method's object
+      // (`mine_.push_back(i)`), which the TU-wide field facts then hold.
+      const VarDecl *Obj = baseVar(Receiver);
+      const auto *Member = dyn_cast<MemberExpr>(strip(Receiver));
+      const bool OwnField =
+          Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
+      if ((Obj && isLocal(Obj)) || OwnField) {
         Taint T;
         T.UniformContent = true;
         bool AnyArg = false;
@@ -553,10 +567,11 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           llvm::SmallVector<const VarDecl *, 2> Refs;
           collectVarRefs(A, Refs);
           for (const VarDecl *V : Refs)
-            if (isTensorType(V->getType()))
+            if (Obj && isTensorType(V->getType()))
               P.addAlias(Obj, V);
         }
-        if (AnyArg) {
+        // Without arguments (`clear()`) only where it happens can differ.
+        if (AnyArg || Ctl.Vary) {
           T.Range.reset();
           T.addControl(Ctl);
           // `p->push_back(x)` changes what p designates, not p.
@@ -568,7 +583,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           if (F && isTaughtDecl(E, F)) {
             forgetField(S, F); // No longer what this path agreed on.
             noteFieldWrite(F, T);
-          } else
+          } else if (Obj)
             assignVar(Obj, T, S, false);
         }
       }

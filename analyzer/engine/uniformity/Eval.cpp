@@ -87,18 +87,16 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
 }
 
 /// A field whose every write the TU facts record, those of each
-/// construction included (noteParamFieldWrites): a number, an enumerator or
-/// a pointer of a project class built by its constructors. What one object
-/// holds there is among those facts; an object member's contents are not,
-/// nor what a braced list gives an aggregate (`return {sizes[rank], 128};`).
+/// construction included (noteParamFieldWrites), in a project class built by
+/// its constructors: what one object holds there is among those facts, a
+/// member object's too (what the constructions pass it, what the methods
+/// assign, store or add to it). Not what a braced list gives an aggregate
+/// (`return {sizes[rank], 128};`).
 bool UniformityAnalysis::factsPerField(const FieldDecl *F) {
   if (!F || !isTaughtDecl(E, F))
     return false;
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
-  if (!RD || RD->isAggregate())
-    return false;
-  QualType T = F->getType();
-  return T->isArithmeticType() || T->isEnumeralType() || T->isPointerType();
+  return RD && !RD->isAggregate();
 }
 
 /// Is parameter I of constructor C the value every element starts with: a
