@@ -99,6 +99,21 @@ bool UniformityAnalysis::factsPerField(const FieldDecl *F) {
   return RD && !RD->isAggregate();
 }
 
+/// A braced list of numbers handed to a constructor (a std::initializer_list
+/// of arithmetic values): its length is the list's, whatever the values.
+static bool listOfNumbers(const Expr *A) {
+  const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(strip(A));
+  if (!SIL)
+    return false;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      SIL->getType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() != 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  QualType T = Spec->getTemplateArgs()[0].getAsType();
+  return T->isArithmeticType() || T->isEnumeralType();
+}
+
 /// Is parameter I of constructor C the value every element starts with: a
 /// container's `value_type` after the count (`vector(size_type n, const
 /// value_type &v)`, `basic_string(size_type n, CharT c)`; never the first
@@ -490,12 +505,16 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
     const api::ApiEntry *Init =
         E.api().find(Ctor->getConstructor(), Role::CommInit);
     // `std::vector<float> g(n, rank * 0.1f)`: an argument that is the
-    // value of every element makes the contents differ, not the length.
+    // value of every element makes the contents differ, not the length; so
+    // do the numbers of a braced list (`{42, 3 + rank}`: two elements).
     Taint Elements;
     Elements.UniformContent = true;
     for (unsigned I = 0; I < Ctor->getNumArgs(); ++I)
       if (!Init || int(I) != Init->Args.Rank)
-        (isElementValueParam(Ctor->getConstructor(), I) ? Elements : T)
+        (isElementValueParam(Ctor->getConstructor(), I) ||
+                 listOfNumbers(Ctor->getArg(I))
+             ? Elements
+             : T)
             .join(eval(Ctor->getArg(I), S));
     if (Elements.Vary && !T.Vary) {
       T.Vary = true;
@@ -529,6 +548,11 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
   if (!Any)
     T.UniformContent = !isTensorType(X->getType());
   T.Range.reset();
+  // Its length is written in the source: only the numbers can differ.
+  if (T.Vary && listOfNumbers(X)) {
+    T.ContentOnly = true;
+    T.IsRank = false;
+  }
   // A braced list of tensors (`params = {randn({4, 8}), randn({8})}`) has
   // the shapes of its elements.
   if (isa<CXXStdInitializerListExpr, InitListExpr>(X))
