@@ -222,6 +222,11 @@ struct SpecializationKey {
   }
 };
 
+/// How much of what a method's object holds reaches its result: nothing,
+/// the values only (an accessor of a tensor updated in place: its shape is
+/// the object's own), or all of it. Ordered: a later answer only grows.
+enum class ObjectReach : uint8_t { No, Values, Whole };
+
 /// The per-TU state behind Engine (Engine::P).
 class AnalysisManager {
 public:
@@ -265,8 +270,8 @@ public:
   /// Per method: does what its object holds reach its result (an analysis
   /// of the body with the object varying, its fields read through the TU
   /// facts where those say what each object holds)? With the facts' stamp
-  /// of a "no": facts only grow, so a "yes" stays one.
-  llvm::DenseMap<const clang::FunctionDecl *, std::pair<bool, unsigned>>
+  /// of an answer short of Whole: facts only grow, so Whole stays.
+  llvm::DenseMap<const clang::FunctionDecl *, std::pair<ObjectReach, unsigned>>
       ObjectReachesReturn;
   int SpecializationDepth = 0;
   /// std::function / function-pointer variables and fields -> target.

@@ -74,6 +74,7 @@ struct Taint {
   bool UniformContent = false;
   /// When Vary: only the elements differ, not the length (a vector filled
   /// with local values). Shape queries (size(), numel()) stay uniform.
+  /// With Params only: what the callers pass reaches the elements only.
   bool ContentOnly = false;
   /// When Vary: only the object a pointer designates differs (mutated on
   /// some ranks through `p->`), not the pointer: `!p`, `p == nullptr` and

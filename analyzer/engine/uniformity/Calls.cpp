@@ -229,6 +229,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       // A pointer to a new object (`return std::make_unique<Logger>(...)`)
       // is never null, whatever the object holds.
       T.PointeeOnly = T.Vary && CR->ReturnTaint.PointeeOnly;
+      // An accessor of a tensor only updated in place: its values.
+      T.ContentOnly = T.Vary && CR->ReturnTaint.ContentOnly;
       T.NonNull = CR->ReturnTaint.NonNull;
       if (CR->ReturnTaint.Range && !CR->ReturnTaint.Params)
         T.Range = CR->ReturnTaint.Range;
@@ -246,10 +248,16 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       if (Receiver && (!isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts()) ||
                        ObjectVaries)) {
         Taint O = eval(Receiver, S);
-        if (O.Vary && !T.Vary && readsObject(Def ? Def : Callee) &&
-            objectReachesReturn(Def ? Def : Callee, O.Origin)) {
-          T.Vary = true;
-          T.Origin = O.Origin;
+        if (O.Vary && (!T.Vary || T.ContentOnly) &&
+            readsObject(Def ? Def : Callee)) {
+          ObjectReach Reach = objectReachesReturn(Def ? Def : Callee, O.Origin);
+          if (Reach != ObjectReach::No && !T.Vary) {
+            T.Vary = true;
+            T.Origin = O.Origin;
+            T.ContentOnly = Reach == ObjectReach::Values;
+          } else if (Reach == ObjectReach::Whole) {
+            T.ContentOnly = false;
+          }
         }
       }
     }
@@ -648,18 +656,23 @@ std::optional<Taint> UniformityAnalysis::scratchReturn(
   return Scratch.ReturnTaint;
 }
 
-bool UniformityAnalysis::objectReachesReturn(const FunctionDecl *Method,
-                                             const VaryOrigin &Origin) {
+ObjectReach UniformityAnalysis::objectReachesReturn(const FunctionDecl *Method,
+                                                    const VaryOrigin &Origin) {
   auto Known = P.ObjectReachesReturn.find(Method);
   if (Known != P.ObjectReachesReturn.end() &&
-      (Known->second.first || Known->second.second == P.Tu.stamp()))
+      (Known->second.first == ObjectReach::Whole ||
+       Known->second.second == P.Tu.stamp()))
     return Known->second.first;
-  P.ObjectReachesReturn[Method] = {true, P.Tu.stamp()}; // Recursion: it may.
+  // Recursion: it may.
+  P.ObjectReachesReturn[Method] = {ObjectReach::Whole, P.Tu.stamp()};
   std::optional<Taint> Ret = scratchReturn(
       Method, [&](UniformityAnalysis &U) { U.assumeObjectVaries(Origin); });
-  bool Reaches = !Ret || Ret->Vary;
-  P.ObjectReachesReturn[Method] = {Reaches, P.Tu.stamp()};
-  return Reaches;
+  ObjectReach Reach = !Ret               ? ObjectReach::Whole
+                      : !Ret->Vary       ? ObjectReach::No
+                      : Ret->ContentOnly ? ObjectReach::Values
+                                         : ObjectReach::Whole;
+  P.ObjectReachesReturn[Method] = {Reach, P.Tu.stamp()};
+  return Reach;
 }
 
 std::optional<Taint>

@@ -669,7 +669,27 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(St)) {
     if (OC->isAssignmentOp() && OC->getNumArgs() == 2) {
       Taint T = eval(OC->getArg(1), S);
+      // In-place arithmetic on a tensor (`w_ -= lr * g`) writes values into
+      // the tensor it has: its shape stays what it was, whatever the
+      // operand and the branch (a std::string's `+=` grows it: tensors only).
+      bool KeepsShape = OC->getOperator() != OO_Equal &&
+                        isTensorType(OC->getArg(0)->getType());
+      Taint Before = KeepsShape ? eval(OC->getArg(0), S) : Taint();
+      if (KeepsShape) {
+        T.join(Before);
+        T.IsRank = false;
+        T.Range.reset();
+        T.ValueKey = 0;
+      }
       T.addControl(Ctl);
+      // What the callers pass (Params) reaches the values only too: a field
+      // written so holds their arguments as elements (noteFieldWrite).
+      if (KeepsShape && (T.Vary || T.Params) &&
+          (!Before.Vary || Before.ContentOnly)) {
+        T.ContentOnly = true;
+        T.ShapeKey = Before.ShapeKey;
+        T.UniformContent = false;
+      }
       assignLValue(OC->getArg(0), T, S, OC->getOperator() == OO_Equal);
       noteGroupOfMembers(OC->getArg(0), OC->getArg(1), S, Ctl);
       return;

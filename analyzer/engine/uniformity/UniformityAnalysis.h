@@ -196,10 +196,11 @@ private:
   /// the enclosing function holds them where the closure is made.
   Taint closureTaint(const clang::LambdaExpr *L, const VarState &S);
   std::optional<int64_t> foldedConstantCall(const clang::Expr *X);
-  /// Does what Method's object holds reach its result? (Conservatively yes
-  /// past Budget::SpecializationBlocks and SpecializationDepth.)
-  bool objectReachesReturn(const clang::FunctionDecl *Method,
-                           const VaryOrigin &Origin);
+  /// How much of what Method's object holds reaches its result?
+  /// (Conservatively Whole past Budget::SpecializationBlocks and
+  /// SpecializationDepth.)
+  ObjectReach objectReachesReturn(const clang::FunctionDecl *Method,
+                                  const VaryOrigin &Origin);
 
 public:
   void bindArguments(const std::vector<Taint> *Args) { BoundArgs = Args; }

@@ -135,6 +135,7 @@ TORCH_API Tensor operator>(const Tensor &self, const Scalar &other);
 TORCH_API Tensor operator<(const Tensor &self, const Scalar &other);
 TORCH_API Tensor operator==(const Tensor &self, const Tensor &other);
 Tensor &operator+=(Tensor &self, const Tensor &other);
+Tensor &operator-=(Tensor &self, const Tensor &other);
 Tensor &operator*=(Tensor &self, const Scalar &other);
 Tensor &operator/=(Tensor &self, const Scalar &other);
 
