@@ -101,12 +101,19 @@ class Program:
         self.notes = [(line, text) for line, text, _ in parsed.notes]
         self.args = parsed.args
         self.run_kind, self.run_label = None, None
+        # `// run: gloo clean ranks=3`: a program whose roles need more
+        # than two ranks to all appear.
+        self.world_size = 2
         versions = None
         for line in self.text.splitlines():
             m = self.RUN.search(line)
             if m and self.run_kind is None:
                 self.run_kind = m.group(1)
-                self.run_label = m.group(2).split()[0] if m.group(2) else ""
+                words = m.group(2).split()
+                self.run_label = words[0] if words else ""
+                for word in words[1:]:
+                    if word.startswith("ranks=") and word[6:].isdigit():
+                        self.world_size = int(word[6:])
             m = self.LIBTORCH.search(line)
             if m:
                 versions = {v.strip() for v in m.group(1).split(",") if v.strip()}
@@ -689,13 +696,15 @@ def cmd_gloo(args):
 
     def run_one(program):
         results, elapsed = run_ranks([binaries[program.path]], keep_alive,
-                                     args.timeout_ms)
+                                     args.timeout_ms,
+                                     world_size=program.world_size)
         if program.run_label == "clean" and not judge("clean", results)[0]:
             # A clean program may miss the short timeout on a loaded machine
             # (rendezvous included); a real hang fails the second run too.
             log("     %s: clean run failed, running it once more" % program.rel)
             results, elapsed = run_ranks([binaries[program.path]], keep_alive,
-                                         args.timeout_ms)
+                                         args.timeout_ms,
+                                         world_size=program.world_size)
         return program, results, elapsed
 
     runnable = [p for p in programs if p.path in binaries]

@@ -86,6 +86,18 @@ const FieldDecl *accessedField(const Expr *E) {
   return M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
 }
 
+const FieldDecl *handleField(const Expr *E) {
+  E = strip(E);
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+      OC && OC->getNumArgs() == 1 &&
+      (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
+    E = OC->getArg(0);
+  else if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+           MC && isSmartPointerGet(MC))
+    E = MC->getImplicitObjectArgument();
+  return accessedField(E);
+}
+
 const Expr *storageOwner(const Expr *Target) {
   for (int Depth = 0; Depth < 4; ++Depth) {
     Target = strip(Target);

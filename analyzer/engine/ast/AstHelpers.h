@@ -39,6 +39,11 @@ const clang::Expr *storageOwner(const clang::Expr *Target);
 /// null otherwise.
 const clang::FieldDecl *accessedField(const clang::Expr *E);
 
+/// The field holding the handle an expression uses: accessedField, also
+/// through a smart pointer's `->`, `*` or get() (`p.group->broadcast(...)`
+/// uses the process group held in field `group`).
+const clang::FieldDecl *handleField(const clang::Expr *E);
+
 /// Does FD's body return a value at least once, and only values Returned
 /// accepts (returns inside lambdas belong to the lambdas)?
 bool everyReturnValue(const clang::FunctionDecl *FD,

@@ -37,7 +37,7 @@ bool Engine::isSubCommunicator(const Expr *Comm, int Depth) {
   // The caller's own communicator: its collectives wait for nobody else.
   if (mayExpandMacro(Comm, api::selfCommunicatorName(), Ctx))
     return true;
-  if (const FieldDecl *F = accessedField(Comm);
+  if (const FieldDecl *F = handleField(Comm);
       F && P->Tu.isSubCommunicatorField(F))
     return true;
   if (const VarDecl *VD = baseVar(Comm))
