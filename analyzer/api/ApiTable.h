@@ -116,9 +116,18 @@ enum class Role : uint8_t {
   /// Sets every byte of a buffer (Args.Recv) to its value argument
   /// (Args.Value): cudaMemset. The contents are that value's.
   Fill,
+  /// Reduces a tensor to one element (a 0-dim tensor) in its overloads that
+  /// take no dimension (`t.sum()`, `t.norm()`, `at::mean(t)`): the result's
+  /// shape is the same whatever the input's. Overloads given a dimension
+  /// (`t.sum(1)`, `t.max(other)`) are not this row.
+  FullReduction,
+  /// Returns a tensor whose length is decided by the values of argument
+  /// Args.Value, or of the receiver when none (nonzero(), masked_select's
+  /// mask): where those values differ between ranks, so does the shape.
+  ShapeFromValues,
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::Fill) + 1;
+constexpr unsigned NumRoles = unsigned(Role::ShapeFromValues) + 1;
 
 const char *roleName(Role R);
 

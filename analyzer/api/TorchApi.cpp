@@ -79,6 +79,20 @@ const ApiEntry Rows[] = {
     {F, Role::SameShape, "at::Tensor::sqrt", A},
     {F, Role::SameShape, "at::Tensor::exp", A},
     {F, Role::SameShape, "at::Tensor::log", A},
+    {F, Role::SameShape, "at::Tensor::clamp", A},
+    {F, Role::SameShape, "at::Tensor::clamp_min", A},
+    {F, Role::SameShape, "at::Tensor::clamp_max", A},
+    {F, Role::SameShape, "at::Tensor::relu", A},
+    {F, Role::SameShape, "at::Tensor::sigmoid", A},
+    {F, Role::SameShape, "at::Tensor::tanh", A},
+    {F, Role::SameShape, "at::Tensor::neg", A},
+    {F, Role::SameShape, "at::Tensor::reciprocal", A},
+    {F, Role::SameShape, "at::Tensor::square", A},
+    {F, Role::SameShape, "at::Tensor::sign", A},
+    {F, Role::SameShape, "at::Tensor::floor", A},
+    {F, Role::SameShape, "at::Tensor::ceil", A},
+    {F, Role::SameShape, "at::Tensor::round", A},
+    {F, Role::SameShape, "at::Tensor::nan_to_num", A},
     {F, Role::SameShape, "at::Tensor::zero_", A},
     {F, Role::SameShape, "at::Tensor::fill_", A},
     {F, Role::SameShape, "at::Tensor::copy_", A},
@@ -98,6 +112,29 @@ const ApiEntry Rows[] = {
     {F, Role::SameShape, "torch::full_like", A},
     {F, Role::SameShape, "torch::rand_like", A},
     {F, Role::SameShape, "torch::randn_like", A},
+
+    // Reductions of every element to one: a 0-dim tensor, whatever the
+    // input's shape (the overloads given a dimension are told apart by
+    // their parameters: resultShapeKey).
+    {F, Role::FullReduction, "at::Tensor::sum", A},
+    {F, Role::FullReduction, "at::Tensor::mean", A},
+    {F, Role::FullReduction, "at::Tensor::norm", A},
+    {F, Role::FullReduction, "at::Tensor::prod", A},
+    {F, Role::FullReduction, "at::Tensor::max", A},
+    {F, Role::FullReduction, "at::Tensor::min", A},
+    {F, Role::FullReduction, "at::Tensor::std", A},
+    {F, Role::FullReduction, "at::Tensor::var", A},
+    {F, Role::FullReduction, "at::sum", A},
+    {F, Role::FullReduction, "at::mean", A},
+    {F, Role::FullReduction, "at::norm", A},
+
+    // Results as long as the number of elements some values select: the
+    // shape is as rank-local as those values.
+    {F, Role::ShapeFromValues, "at::Tensor::nonzero", A},
+    {F, Role::ShapeFromValues, "at::Tensor::argwhere", A},
+    {F, Role::ShapeFromValues, "at::Tensor::masked_select", A.value(0)},
+    {F, Role::ShapeFromValues, "at::nonzero", A.value(0)},
+    {F, Role::ShapeFromValues, "at::masked_select", A.value(1)},
 
     // Integer arguments that set a result's shape (int-array sizes such as
     // zeros({n}) or view({-1, n}) are recognised by their type). A tensor's

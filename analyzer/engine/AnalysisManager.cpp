@@ -456,12 +456,18 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
       bool Overwritten = !(A->second.Params & Own) &&
                          (Scalar || A->second.UniformContent);
       uint64_t From = A->second.Params & ~Own;
-      if (!Scalar) {
+      // A tensor the body rebinds (`t = t.narrow(0, 0, n)`) holds a value of
+      // its own, computed from the other parameters too; one it does not
+      // rebind has only its contents written.
+      bool Tensor = isTensorType(T.getNonReferenceType());
+      bool Rebound = Tensor && !Handle && reboundIn(PD, FD->getBody());
+      bool InPlace = Handle || (Tensor && !Rebound);
+      if (!Scalar && !Rebound) {
         Overwritten = Overwritten && !From;
         From = 0;
       }
       if (Overwritten || From)
-        R->OutParamWrites.push_back({I, From, Overwritten});
+        R->OutParamWrites.push_back({I, From, Overwritten, InPlace});
     }
     for (auto F = AtExit.lower_bound(StateKey(PD, nullptr));
          F != AtExit.end() && F->first.Var == PD; ++F)

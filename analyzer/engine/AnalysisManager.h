@@ -137,6 +137,9 @@ struct FunctionResult {
     uint64_t FromParams = 0;
     /// Written on every path: what the caller passed in is gone.
     bool Overwritten = false;
+    /// Only the contents the caller's object holds are written: a tensor
+    /// the body never rebinds (`t = ...`). Its shape stays the caller's.
+    bool InPlace = false;
   };
   llvm::SmallVector<OutParamWrite, 2> OutParamWrites;
   /// Fields of what a pointer/reference parameter designates that every

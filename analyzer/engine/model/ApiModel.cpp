@@ -434,6 +434,10 @@ const RoleModel Table[] = {
     // Read where a call's possible targets are listed (collectives/).
     {Role::VariantDispatch},
     {Role::Fill, nullptr, fillEffects},
+    // Read where a call's result gets its shape key (resultShapeKey).
+    {Role::FullReduction},
+    // Read where a call's result shape is decided (resultShapeVaries).
+    {Role::ShapeFromValues},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

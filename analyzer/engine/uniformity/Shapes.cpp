@@ -88,6 +88,31 @@ static uint64_t dimsKey(llvm::ArrayRef<int64_t> Dims) {
   return Key ? Key : 1;
 }
 
+/// A FullReduction row's overload that takes no dimension: no parameter
+/// past the reduced tensor (a free function's first) is a dimension (an
+/// integer, an array of them, a dimension name) or another tensor (`t.max(o)`
+/// is element-wise).
+static bool reducesEveryDimension(const FunctionDecl *Callee) {
+  unsigned First = isa<CXXMethodDecl>(Callee) ? 0 : 1;
+  if (First > Callee->getNumParams())
+    return false;
+  for (unsigned I = First; I < Callee->getNumParams(); ++I) {
+    QualType T = Callee->getParamDecl(I)
+                     ->getType()
+                     .getNonReferenceType()
+                     .getUnqualifiedType();
+    if (T->isBooleanType() || T->isEnumeralType())
+      continue;
+    if (T->isIntegerType() || isTensorType(T) || isSizeArrayType(T))
+      return false;
+    if (const auto *RD = T->getAsCXXRecordDecl();
+        RD && RD->getIdentifier() &&
+        (RD->getName().contains("ArrayRef") || RD->getName() == "Dimname"))
+      return false;
+  }
+  return true;
+}
+
 uint64_t
 UniformityAnalysis::constantShapeKey(const FunctionDecl *Callee,
                                      llvm::ArrayRef<const Expr *> Args) {
@@ -125,6 +150,9 @@ uint64_t UniformityAnalysis::resultShapeKey(const CallExpr *Call,
     return 0;
   if (uint64_t Key = constantShapeKey(Callee, Args))
     return Key;
+  if (Callee && E.api().has(Callee, Role::FullReduction) &&
+      reducesEveryDimension(Callee))
+    return dimsKey({});
   if (isa<CXXOperatorCallExpr>(Call))
     if (uint64_t Key = scalarOperatorShapeKey(Receiver, Args, S))
       return Key;
@@ -150,14 +178,16 @@ UniformityAnalysis::scalarOperatorShapeKey(const Expr *Receiver,
                                            llvm::ArrayRef<const Expr *> Args,
                                            const VarState &S) {
   // `t * 0.5`, `t - 1`: an operator between one tensor and numbers keeps
-  // the tensor's shape; two tensors may broadcast to another one.
+  // the tensor's shape; two tensors may broadcast to another one, unless
+  // both have the same shape (`a.sum() / b.sum()`).
   uint64_t Key = 0;
   auto Operand = [&](const Expr *A) {
     if (!isTensorType(A->getType()))
       return true;
-    if (Key)
+    uint64_t Own = eval(A, S).ShapeKey;
+    if (Key && Own != Key)
       return false;
-    Key = eval(A, S).ShapeKey;
+    Key = Own;
     return Key != 0;
   };
   if (Receiver && !Operand(Receiver))
@@ -179,6 +209,17 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
   };
   if (Receiver && ShapeVaries(Receiver))
     return true;
+  // `(g.abs() > thr).nonzero()`: as many elements as the values select.
+  if (Callee)
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->TheRole == Role::ShapeFromValues) {
+        const Expr *Decides = Row->Args.Value < 0 ? Receiver
+                              : Row->Args.Value < (int)Args.size()
+                                  ? Args[Row->Args.Value]
+                                  : nullptr;
+        if (Decides && eval(Decides, S).Vary)
+          return true;
+      }
   // `shards[rank]`: an element chosen by a rank-dependent index, when the
   // elements are containers themselves, may be any of them, of its own
   // length (a tensor's rows, by contrast, all have one shape).

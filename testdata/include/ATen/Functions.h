@@ -52,6 +52,9 @@ TORCH_API Tensor sum(const Tensor &self,
                      c10::optional<ScalarType> dtype = c10::nullopt);
 TORCH_API Tensor mean(const Tensor &self,
                       c10::optional<ScalarType> dtype = c10::nullopt);
+TORCH_API Tensor norm(const Tensor &self, const Scalar &p = 2);
+TORCH_API Tensor nonzero(const Tensor &self);
+TORCH_API Tensor masked_select(const Tensor &self, const Tensor &mask);
 TORCH_API bool equal(const Tensor &self, const Tensor &other);
 TORCH_API bool allclose(const Tensor &self, const Tensor &other,
                         double rtol = 1e-05, double atol = 1e-08,

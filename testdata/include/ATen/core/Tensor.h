@@ -70,6 +70,7 @@ public:
   Tensor reshape(IntArrayRef shape) const;
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
   Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
   Tensor unsqueeze(int64_t dim) const;
   Tensor operator[](int64_t index) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
@@ -89,6 +90,26 @@ public:
   Tensor argmax(c10::optional<int64_t> dim = c10::nullopt,
                 bool keepdim = false) const;
   Tensor abs() const;
+  Tensor clamp(const Scalar &min, const Scalar &max) const;
+  Tensor clamp_min(const Scalar &min) const;
+  Tensor clamp_max(const Scalar &max) const;
+  Tensor relu() const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor neg() const;
+  Tensor reciprocal() const;
+  Tensor square() const;
+  Tensor sign() const;
+  Tensor floor() const;
+  Tensor ceil() const;
+  Tensor round() const;
+  Tensor nan_to_num() const;
+  Tensor prod(c10::optional<ScalarType> dtype = c10::nullopt) const;
+  Tensor std(bool unbiased = true) const;
+  Tensor var(bool unbiased = true) const;
+  Tensor nonzero() const;
+  Tensor argwhere() const;
+  Tensor masked_select(const Tensor &mask) const;
   Tensor sqrt() const;
   Tensor exp() const;
   Tensor log() const;
