@@ -369,8 +369,7 @@ bool UniformityAnalysis::holdsSubCommunicator(const Expr *X) {
     return false;
   if (mayExpandMacro(X, api::selfCommunicatorName(), E.context()))
     return true;
-  if (const FieldDecl *F = handleField(X);
-      F && P.Tu.isSubCommunicatorField(F))
+  if (const FieldDecl *F = handleField(X); F && P.Tu.isSubCommunicatorField(F))
     return true;
   if (const VarDecl *V = baseVar(X); V && P.Tu.isSubCommunicator(V))
     return true;
