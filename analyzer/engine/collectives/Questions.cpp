@@ -20,7 +20,9 @@
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
@@ -541,15 +543,31 @@ Engine::thrownPast(const CallExpr *Collective) {
                                                         bool All) {
     if (!S)
       return;
+    // Where the code stands in the file, macro arguments at their use.
+    const SourceManager &SM = Ctx.getSourceManager();
     if (const auto *C = dyn_cast<CallExpr>(S))
-      if (All || C->getBeginLoc() < Collective->getBeginLoc())
+      if (All || SM.isBeforeInTranslationUnit(
+                     SM.getFileLoc(C->getBeginLoc()),
+                     SM.getFileLoc(Collective->getBeginLoc())))
         Calls.push_back(C);
     for (const Stmt *Child : S->children())
       Collect(Child, All);
   };
+  // Also out of an initializer (`int s_ = (MPI_Allreduce(...));` in a
+  // status-checking macro): to the statement that declares the variable.
+  auto Enclosing = [&](const Stmt *S) -> const Stmt * {
+    if (const Stmt *P = parentStmt(S))
+      return P;
+    auto Parents = Ctx.getParents(*S);
+    const auto *VD = Parents.empty() ? nullptr : Parents[0].get<VarDecl>();
+    if (!VD)
+      return nullptr;
+    auto Above = Ctx.getParents(*VD);
+    return Above.empty() ? nullptr : Above[0].get<DeclStmt>();
+  };
   const Stmt *Prev = Collective;
-  for (const Stmt *Cur = parentStmt(Collective); Cur;
-       Prev = Cur, Cur = parentStmt(Cur)) {
+  for (const Stmt *Cur = Enclosing(Collective); Cur;
+       Prev = Cur, Cur = Enclosing(Cur)) {
     if (const auto *Try = dyn_cast<CXXTryStmt>(Cur)) {
       if (Prev == Try->getTryBlock())
         Collect(Try->getTryBlock(), false);
