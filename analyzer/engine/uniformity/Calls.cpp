@@ -519,9 +519,9 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
             if (W.FromParams & (uint64_t(1) << I))
               From.join(eval(Args[I], S));
           From.addControl(Ctl);
-          // Written in place (a collective into the caller's tensor or
-          // buffer): under a branch the contents may differ, the shape is
-          // what the caller's object had.
+          // A tensor written in place (copy_, a collective into it): under a
+          // branch the contents may differ, the shape is what the caller's
+          // tensor had (OutParamWrite::InPlace).
           if (W.InPlace && From.Vary && !From.Params) {
             From.ContentOnly = true;
             From.ShapeKey = eval(A, S).ShapeKey;
