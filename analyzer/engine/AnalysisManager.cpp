@@ -94,6 +94,15 @@ const CFGBlock *FunctionBody::liveImmediatePostDominator(const CFGBlock *B) {
   return Facts->immediatePostDominator(B); // Also: B never reaches the exit.
 }
 
+/// The length a sequence parameter taken by reference has on entry: what
+/// the caller passed. The body keeps it where the key survives to the exit.
+static uint64_t paramLengthKey(const ParmVarDecl *PD) {
+  return llvm::hash_combine(llvm::StringRef("parameter length"), PD) | 1;
+}
+static bool lengthTracked(const ParmVarDecl *PD) {
+  return PD->getType()->isReferenceType() && isValueSequence(PD->getType());
+}
+
 Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {
   if (const auto *PD = dyn_cast<ParmVarDecl>(VD)) {
     // main's arguments come from the launcher: the same on every rank.
@@ -101,6 +110,8 @@ Taint AnalysisManager::initialTaint(const VarDecl *VD, const FunctionDecl *FD) {
       return {};
     Taint T;
     T.Params = uint64_t(1) << PD->getFunctionScopeIndex();
+    if (lengthTracked(PD))
+      T.ShapeKey = paramLengthKey(PD);
     return T;
   }
   return {};
@@ -445,6 +456,11 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
     if (!T->isPointerType() && !T->isReferenceType() && !Handle)
       continue;
     auto A = AtExit.find(PD);
+    const bool LengthKept =
+        lengthTracked(PD) && I < 64 &&
+        (A == AtExit.end() || A->second.ShapeKey == paramLengthKey(PD));
+    if (LengthKept)
+      R->LengthKeptParams |= uint64_t(1) << I;
     if (A != AtExit.end() && A->second.Vary)
       Sum.VaryingOutParams.push_back({I, A->second.Origin});
     else if (A != AtExit.end() && I < 64) {
@@ -461,7 +477,7 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
       // rebind has only its contents written.
       bool Tensor = isTensorType(T.getNonReferenceType());
       bool Rebound = Tensor && !Handle && reboundIn(PD, FD->getBody());
-      bool InPlace = Handle || (Tensor && !Rebound);
+      bool InPlace = Handle || (Tensor && !Rebound) || LengthKept;
       if (!Scalar && !Rebound) {
         Overwritten = Overwritten && !From;
         From = 0;

@@ -142,6 +142,9 @@ struct FunctionResult {
     bool InPlace = false;
   };
   llvm::SmallVector<OutParamWrite, 2> OutParamWrites;
+  /// Sequences taken by reference whose length the body keeps on every
+  /// path (bit i: parameter i): it writes their elements at most.
+  uint64_t LengthKeptParams = 0;
   /// Fields of what a pointer/reference parameter designates that every
   /// path agrees on by the exit (`ncclAllReduce(m->grads, ...)`): the
   /// caller's object has them agreed, and only them.

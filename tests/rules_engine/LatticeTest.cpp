@@ -78,6 +78,9 @@ std::vector<Taint> generatedValues() {
     T.RootKey = RootKeys[D[15]].first;
     T.RootRank = RootKeys[D[15]].second;
     T.CopyOf = D[16] ? Copied : nullptr;
+    // Some of the parameters reach the elements only (a subset of Params).
+    T.ElementParams =
+        (D[16] ? T.Params & 0b100 : 0) | (D[3] ? T.Params & 0b011 : 0);
     return T;
   };
   // 1000003 is prime, so coprime to every radix, and large enough that the
@@ -98,7 +101,7 @@ std::vector<Taint> generatedValues() {
 bool wellFormed(const Taint &T) {
   if ((T.PendingVary || T.PendingParams) && !T.knownValue())
     return false;
-  if (T.ShapePending && (!T.Vary || !T.ShapeKey))
+  if (T.ShapePending && ((!T.Vary && !T.PendingVary) || !T.ShapeKey))
     return false;
   return true;
 }
@@ -128,13 +131,17 @@ std::vector<Taint> wellFormedValues() {
       T.addControl(Ctl);
       Out.push_back(T);
     }
-  // Pending named values (`rows = cfg.vocab` under a rank branch).
-  for (uint64_t Key : {17, 99}) {
-    Taint T;
-    T.ValueKey = Key;
-    T.addControl(Taint::varying(VaryKind::Rank, clang::SourceLocation(), "r"));
-    Out.push_back(T);
-  }
+  // Pending named values (`rows = cfg.vocab` under a rank branch), also of
+  // a known shape (`w = copy` of a sequence: its length is compared too).
+  for (uint64_t Key : {17, 99})
+    for (uint64_t Shape : {0, 11}) {
+      Taint T;
+      T.ValueKey = Key;
+      T.ShapeKey = Shape;
+      T.addControl(
+          Taint::varying(VaryKind::Rank, clang::SourceLocation(), "r"));
+      Out.push_back(T);
+    }
   return Out;
 }
 
@@ -154,6 +161,9 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapeKey == 11; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapeKey == 42; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapePending; }));
+  EXPECT_TRUE(Takes([](const Taint &T) {
+    return T.ElementParams && T.ElementParams != T.Params;
+  }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingVary; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingParams == 0b101; }));
   EXPECT_TRUE(Takes([](const Taint &T) {
@@ -304,6 +314,33 @@ TEST(TaintLattice, TheRankStaysTheRankOnlyWhereEveryPathHoldsIt) {
   EXPECT_FALSE(mergePathStates(A, B)[VD].IsRank);
   B[VD] = Rank;
   EXPECT_TRUE(mergePathStates(A, B)[VD].IsRank);
+}
+
+TEST(TaintLattice, ElementParamsAreThoseThatReachOnlyElementsEverywhere) {
+  // A buffer of length n (parameter 0) with loss (parameter 1) written
+  // into an element: its length depends on n only.
+  Taint Buffer;
+  Buffer.Params = 0b01;
+  Taint Element;
+  Element.Params = 0b10;
+  Element.ElementParams = 0b10;
+  Taint J = joined(Buffer, Element);
+  EXPECT_EQ(J.Params, 0b11u);
+  EXPECT_EQ(J.ElementParams, 0b10u);
+  // Where loss decides the length on another path, it is whole.
+  Taint Resized;
+  Resized.Params = 0b10;
+  EXPECT_EQ(joined(J, Resized).ElementParams, 0u);
+  // So does a branch on it.
+  Taint Ctl;
+  Ctl.Params = 0b10;
+  J.addControl(Ctl);
+  EXPECT_EQ(J.ElementParams, 0u);
+  for (const Taint &T : generatedValues())
+    for (const Taint &O : generatedValues()) {
+      Taint M = joined(T, O);
+      ASSERT_EQ(M.ElementParams & ~M.Params, 0u);
+    }
 }
 
 TEST(TaintLattice, VaryingWinsAndKeepsItsOrigin) {

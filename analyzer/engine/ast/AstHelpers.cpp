@@ -242,6 +242,13 @@ bool isTensorLike(QualType T) {
   return false;
 }
 
+bool isValueSequence(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && !isTensorLike(T) && memberTypedef(RD, "value_type") &&
+         memberTypedef(RD, "size_type") && !memberTypedef(RD, "key_type");
+}
+
 const TypedefNameDecl *memberTypedef(const CXXRecordDecl *RD, StringRef Name) {
   if (RD)
     for (const Decl *D : RD->decls())

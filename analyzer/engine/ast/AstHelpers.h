@@ -80,6 +80,10 @@ bool isTensorType(clang::QualType T);
 bool isTensorLike(clang::QualType T);
 /// An int-array size parameter (IntArrayRef, SymIntArrayRef...).
 bool isSizeArrayType(clang::QualType T);
+/// A sequence container of plain values (std::vector<double>, std::string:
+/// a `value_type` and a `size_type`, no `key_type`), not of tensors: its length
+/// is a shape apart from its elements (Taint::ShapeKey).
+bool isValueSequence(clang::QualType T);
 /// The member type Name a class declares (a container's `value_type`,
 /// `key_type`), or null.
 const clang::TypedefNameDecl *memberTypedef(const clang::CXXRecordDecl *RD,

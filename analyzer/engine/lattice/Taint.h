@@ -70,6 +70,10 @@ struct Taint {
   bool Vary = false;
   VaryOrigin Origin;   ///< Meaningful when Vary.
   uint64_t Params = 0; ///< Bit i: depends on parameter i.
+  /// Of Params, those that reach only the elements of a sequence, not its
+  /// length (`buf[0] = loss` in a buffer of n): its size() depends on the
+  /// others. Meaningful on value sequences only (UniformityAnalysis::eval).
+  uint64_t ElementParams = 0;
   /// Tensor / buffer contents proven equal on all ranks (after a collective).
   bool UniformContent = false;
   /// When Vary: only the elements differ, not the length (a vector filled
@@ -193,10 +197,13 @@ struct Taint {
       Vary = true;
       Origin = O.Origin;
     }
+    ElementParams = (ElementParams | ~Params) & (O.ElementParams | ~O.Params) &
+                    (Params | O.Params);
     Params |= O.Params;
     UniformContent = UniformContent && O.UniformContent;
     if (ShapeKey != O.ShapeKey)
       ShapeKey = 0;
+    ShapePending = ShapePending || O.ShapePending;
     if (ValueKey != O.ValueKey)
       ValueKey = 0;
     if (MessageKey != O.MessageKey)
@@ -207,7 +214,6 @@ struct Taint {
     }
     if (CopyOf != O.CopyOf)
       CopyOf = nullptr;
-    ShapePending = ShapePending || O.ShapePending;
     if (O.PendingVary && !PendingVary)
       PendingOrigin = O.PendingOrigin;
     PendingVary = PendingVary || O.PendingVary;
@@ -223,11 +229,14 @@ struct Taint {
     if (!Ctl.depends())
       return;
     if (knownValue()) {
-      // Decided where the paths meet (mergePaths).
+      // Decided where the paths meet (mergePaths); a known shape is
+      // compared there too, should the values differ.
       if (Ctl.Vary && !PendingVary) {
         PendingVary = true;
         PendingOrigin = Ctl.Origin;
       }
+      if (Ctl.Vary && ShapeKey)
+        ShapePending = true;
       PendingParams |= Ctl.Params;
       return;
     }
@@ -242,6 +251,7 @@ struct Taint {
       ShapePending = true;
       PointeeOnly = false;
       Params |= Ctl.Params;
+      ElementParams &= ~Ctl.Params;
       Range.reset();
       return;
     }
@@ -254,19 +264,21 @@ struct Taint {
       Origin = Ctl.Origin;
     }
     Params |= Ctl.Params;
+    ElementParams &= ~Ctl.Params;
     if (Ctl.depends())
       Range.reset();
   }
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
-           ContentOnly == O.ContentOnly && PointeeOnly == O.PointeeOnly &&
-           NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
-           UniformContent == O.UniformContent && Range == O.Range &&
-           ShapeKey == O.ShapeKey && ValueKey == O.ValueKey &&
-           MessageKey == O.MessageKey && RootKey == O.RootKey &&
-           RootRank == O.RootRank && CopyOf == O.CopyOf &&
-           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
-           ShapePending == O.ShapePending && IsRank == O.IsRank;
+           ElementParams == O.ElementParams && ContentOnly == O.ContentOnly &&
+           PointeeOnly == O.PointeeOnly && NonNull == O.NonNull &&
+           LauncherVar == O.LauncherVar && UniformContent == O.UniformContent &&
+           Range == O.Range && ShapeKey == O.ShapeKey &&
+           ValueKey == O.ValueKey && MessageKey == O.MessageKey &&
+           RootKey == O.RootKey && RootRank == O.RootRank &&
+           CopyOf == O.CopyOf && PendingVary == O.PendingVary &&
+           PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
+           IsRank == O.IsRank;
   }
 
   /// The pending implicit flow becomes real: the value differs where the
@@ -275,13 +287,17 @@ struct Taint {
     if (!PendingVary && !PendingParams)
       return;
     if (PendingVary) {
-      ContentOnly = PointeeOnly = false;
+      // Of a known shape, the values differ; the shape is compared where
+      // the paths meet (mergePaths).
+      ContentOnly = ShapeKey && ShapePending && (!Vary || ContentOnly);
+      PointeeOnly = false;
       if (!Vary) {
         Vary = true;
         Origin = PendingOrigin;
       }
     }
     Params |= PendingParams;
+    ElementParams &= ~PendingParams;
     Range.reset();
     ValueKey = 0;
     PendingVary = false;
@@ -300,6 +316,9 @@ struct Taint {
         PendingVary || PendingParams || O.PendingVary || O.PendingParams;
     if (Pending && sameValue(O)) {
       join(O);
+      // One value: one shape, whatever keys the paths named it by.
+      if (!ShapeKey)
+        ShapePending = false;
       return;
     }
     bool ShapeDiffers = (ShapePending || O.ShapePending) &&
@@ -323,6 +342,7 @@ struct Taint {
     if (!MergeControl.Vary) {
       PendingVary = false;
       PendingOrigin = VaryOrigin();
+      ShapePending = ShapePending && Vary;
     }
     PendingParams &= MergeControl.Params;
   }

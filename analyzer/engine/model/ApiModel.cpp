@@ -203,6 +203,8 @@ std::optional<Taint> shapeQueryReturn(const CallModelContext &C,
   Taint T = C.Receiver ? Env.eval(C.Receiver) : Taint();
   if (T.Vary && T.ContentOnly)
     T = Taint();
+  T.Params &= ~T.ElementParams; // What reached its elements only.
+  T.ElementParams = 0;
   for (const Expr *A : C.Args)
     T.join(Env.eval(A));
   T.Range.reset();

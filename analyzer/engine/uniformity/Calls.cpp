@@ -485,7 +485,10 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
 
   if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
     const FunctionDecl *Def = Callee->getDefinition();
-    if (FunctionResult *CR = P.analyze(Def ? Def : Callee)) {
+    FunctionResult *CR = P.analyze(Def ? Def : Callee);
+    forgetSequenceLengths(Def ? Def : Callee, Args,
+                          CR ? CR->LengthKeptParams : 0, S);
+    if (CR) {
       // Copies: for a recursive call CR is this function's own result, and
       // noteFieldWrite below appends to it.
       const auto OutParams = CR->Summary.VaryingOutParams;
@@ -506,6 +509,11 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           Taint T;
           T.Vary = true;
           T.Origin = Origin;
+          // Only its elements written: its length is the caller's.
+          if (Idx < 64 && (CR->LengthKeptParams >> Idx & 1)) {
+            T.ContentOnly = true;
+            T.ShapeKey = eval(A, S).ShapeKey;
+          }
           assignLValue(A, T, S, false);
         }
       const auto Writes = CR->OutParamWrites;
@@ -522,9 +530,11 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           // A tensor written in place (copy_, a collective into it): under a
           // branch the contents may differ, the shape is what the caller's
           // tensor had (OutParamWrite::InPlace).
-          if (W.InPlace && From.Vary && !From.Params) {
-            From.ContentOnly = true;
+          if (W.InPlace) {
             From.ShapeKey = eval(A, S).ShapeKey;
+            From.ShapePending = false;
+            if (From.Vary && !From.Params)
+              From.ContentOnly = true;
           }
           if (From.Vary || From.Params)
             assignLValue(A, From, S, false);
@@ -546,6 +556,10 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     }
     return;
   }
+
+  // A library function given a sequence by reference may resize it.
+  if (!Known && Callee)
+    forgetSequenceLengths(Callee, Args, 0, S);
 
   // A library method that mutates a local object (push_back, insert...):
   // the object now holds what was passed in. A virtual method of the
@@ -601,8 +615,35 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           } else if (Obj)
             assignVar(Obj, T, S, false);
         }
+        // A sequence's method (clear, resize, swap) may change its length,
+        // also on every rank alike: no key names it. Those that hand out
+        // its elements are in the tables (data, begin), not here.
+        if (Obj && isLocal(Obj) && !Receiver->getType()->isPointerType() &&
+            isValueSequence(Receiver->getType())) {
+          Taint Now = varTaint(Obj, S);
+          Now.ShapeKey = 0;
+          S[Obj] = Now;
+        }
       }
     }
+  }
+}
+
+void UniformityAnalysis::forgetSequenceLengths(
+    const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args,
+    uint64_t KeptParams, VarState &S) {
+  for (unsigned I = 0; I < Args.size() && I < Callee->getNumParams(); ++I) {
+    QualType PT = Callee->getParamDecl(I)->getType();
+    if ((I < 64 && (KeptParams >> I & 1)) || !PT->isLValueReferenceType() ||
+        PT.getNonReferenceType().isConstQualified() || !isValueSequence(PT))
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(Args[I])))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
+          VD && isLocal(VD)) {
+        Taint Now = varTaint(VD, S);
+        Now.ShapeKey = 0;
+        S[VD] = Now;
+      }
   }
 }
 

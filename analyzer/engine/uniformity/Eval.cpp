@@ -114,6 +114,30 @@ static bool listOfNumbers(const Expr *A) {
   return T->isArithmeticType() || T->isEnumeralType();
 }
 
+uint64_t UniformityAnalysis::sequenceLengthKey(const CXXConstructExpr *Ctor,
+                                               const VarState &S) {
+  const CXXConstructorDecl *C = Ctor->getConstructor();
+  if (C->isCopyOrMoveConstructor())
+    return eval(Ctor->getArg(0), S).ShapeKey;
+  uint64_t Count = 0;
+  if (listOfNumbers(Ctor->getArg(0))) {
+    const auto *SIL = cast<CXXStdInitializerListExpr>(strip(Ctor->getArg(0)));
+    if (const auto *IL = dyn_cast<InitListExpr>(strip(SIL->getSubExpr())))
+      Count = llvm::hash_combine(int64_t(0), int64_t(IL->getNumInits()));
+  } else if (C->getNumParams() >= 1 &&
+             C->getParamDecl(0)->getType()->isIntegerType()) {
+    // `vector(n, v)`: as long as n says; two vectors made from the same
+    // named value (`cfg.dim`) have one length.
+    Taint N = eval(Ctor->getArg(0), S);
+    if (N.depends() || N.PendingVary || N.PendingParams)
+      return 0;
+    Count = N.singleValue()
+                ? uint64_t(llvm::hash_combine(N.Range->Lo.W, N.Range->Lo.C))
+                : valueKeyOf(Ctor->getArg(0), N, E.context());
+  }
+  return Count ? llvm::hash_combine(llvm::StringRef("length"), Count) | 1 : 0;
+}
+
 /// Is parameter I of constructor C the value every element starts with: a
 /// container's `value_type` after the count (`vector(size_type n, const
 /// value_type &v)`, `basic_string(size_type n, CharT c)`; never the first
@@ -238,6 +262,10 @@ std::optional<int64_t> UniformityAnalysis::foldedConstantCall(const Expr *X) {
 
 Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   Taint T = evalExpr(X, S);
+  // Only a sequence has elements apart from its length: an element read
+  // out of it (`buf[0]`) or a pointer into it depends on them whole.
+  if (T.ElementParams && X && !isValueSequence(X->getType()))
+    T.ElementParams = 0;
   if (inOneRankWorld(S))
     agreeInOneRankWorld(T);
   return T;
@@ -522,6 +550,7 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       T.ContentOnly = true;
     }
     T.UniformContent = T.UniformContent && Elements.UniformContent;
+    T.ElementParams = Elements.Params & ~T.Params;
     T.Params |= Elements.Params;
     if (Ctor->getNumArgs() == 0)
       T.UniformContent = !isTensorType(Ctor->getType());
@@ -533,6 +562,8 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
         T.ShapeKey = eval(Ctor->getArg(0), S).ShapeKey;
       else
         T.ShapeKey = listShapeKey(Ctor->getArg(0), S);
+    } else if (isValueSequence(Ctor->getType()) && Ctor->getNumArgs() >= 1) {
+      T.ShapeKey = sequenceLengthKey(Ctor, S);
     }
     return T;
   }

@@ -35,7 +35,10 @@ VarState UniformityAnalysis::entryState() {
   VarState S;
   if (FD)
     for (const ParmVarDecl *PD : FD->parameters())
-      if (isScalarOutParam(PD))
+      // A sequence by reference too: every path then holds its length key,
+      // compared where the paths meet (the caller's length, until written).
+      if (isScalarOutParam(PD) ||
+          (PD->getType()->isReferenceType() && isValueSequence(PD->getType())))
         S[PD] = varTaint(PD, VarState());
   return S;
 }
@@ -197,8 +200,21 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     // flow settles now, into the contents only.
     Taint Elem = T;
     Elem.settle();
-    if (Elem.Vary && (!ControlVaries || !elementWriteMayResize(VD->getType())))
+    const bool KeepsLength = !elementWriteMayResize(VD->getType());
+    if (Elem.Vary && (!ControlVaries || KeepsLength))
       Elem.ContentOnly = true;
+    if (KeepsLength)
+      Elem.ElementParams = Elem.Params;
+    // A number's or a tensor's element is not a shape: the container keeps
+    // its length, and with it its key (a list of tensors has its elements'
+    // shapes in its key: the element's counts).
+    QualType VT = VD->getType();
+    if (!KeepsLength)
+      Elem.ShapeKey = 0;
+    else if (isValueSequence(VT) || isTensorType(VT)) {
+      Elem.ShapeKey = varTaint(VD, S).ShapeKey;
+      Elem.ShapePending = false;
+    }
     assignVar(VD, Elem, S, /*Strong=*/false);
   }
 }
@@ -212,6 +228,7 @@ void UniformityAnalysis::assignRangeElement(const Expr *Range, Taint T,
   T.ContentOnly = true;
   T.IsRank = false;
   T.Range.reset();
+  T.ShapePending = false;
   const Expr *C = strip(Range);
   if (const auto *M = dyn_cast<MemberExpr>(C)) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
@@ -221,8 +238,11 @@ void UniformityAnalysis::assignRangeElement(const Expr *Range, Taint T,
       return;
     }
   }
-  if (const VarDecl *VD = baseVar(C))
+  if (const VarDecl *VD = baseVar(C)) {
+    if (isValueSequence(VD->getType()))
+      T.ShapeKey = varTaint(VD, S).ShapeKey; // Its length is what it was.
     assignVar(VD, T, S, /*Strong=*/false);
+  }
 }
 
 void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
@@ -304,6 +324,7 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
   // collective agrees on the field (TuFacts::fieldVary).
   if (!T.Vary && T.PendingVary) {
     Taint Settled = T;
+    Settled.ShapePending = false; // Nor a shape to compare it with.
     Settled.settle();
     P.Tu.noteFieldPendingVary(F, Settled);
   }
@@ -467,8 +488,7 @@ static bool callsOnlyNamedFunctions(const Stmt *X) {
   return true;
 }
 
-static uint64_t valueKeyOf(const Expr *Value, const Taint &T,
-                           const ASTContext &Ctx) {
+uint64_t valueKeyOf(const Expr *Value, const Taint &T, const ASTContext &Ctx) {
   // Parameters count: within one call of the function they hold one value
   // (a name never leaves its function: call results start unnamed).
   if (!Value || T.Vary || T.PendingVary || T.PendingParams)

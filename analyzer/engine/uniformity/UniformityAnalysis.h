@@ -28,6 +28,10 @@ namespace distlint {
 std::pair<const clang::Expr *, llvm::ArrayRef<const clang::Expr *>>
 splitCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
 
+/// The name of the uniform value Value computes (Taint::ValueKey), or 0.
+uint64_t valueKeyOf(const clang::Expr *Value, const Taint &T,
+                    const clang::ASTContext &Ctx);
+
 class UniformityAnalysis {
 public:
   UniformityAnalysis(Engine &E, const clang::FunctionDecl *FD,
@@ -102,6 +106,15 @@ private:
   /// constant list; 0 otherwise.
   /// The shape key of a braced list of tensors that all have one.
   uint64_t listShapeKey(const clang::Expr *List, const VarState &S);
+  /// Sequences passed by non-const reference to parameters of Callee not
+  /// in KeptParams (a mask) may have been resized: their length keys go.
+  void forgetSequenceLengths(const clang::FunctionDecl *Callee,
+                             llvm::ArrayRef<const clang::Expr *> Args,
+                             uint64_t KeptParams, VarState &S);
+  /// The length key a value sequence gets from its constructor (a copy's,
+  /// `vector(n, v)`'s from the name of n, a braced list's count), or 0.
+  uint64_t sequenceLengthKey(const clang::CXXConstructExpr *Ctor,
+                             const VarState &S);
   uint64_t scalarOperatorShapeKey(const clang::Expr *Receiver,
                                   llvm::ArrayRef<const clang::Expr *> Args,
                                   const VarState &S);
