@@ -171,6 +171,17 @@ void RankDivergentCollectiveRule::reportDivergence(
           ? SM->getExpansionLineNumber(Order.Other.Site->getBeginLoc())
           : 0;
   std::string Msg = orderMessage(Order, Name, OtherLine);
+  if (D.AmongMembers)
+    Msg = formatMessage(
+        D.IsLoop ? "collective '%0' on a sub-communicator runs a number of "
+                   "times that depends on each member's rank in it; members "
+                   "that leave the loop earlier leave the others waiting "
+                   "forever"
+                 : "collective '%0' on a sub-communicator is not reached by "
+                   "every member of it: it depends on a branch on each "
+                   "member's rank in that communicator, so the members that "
+                   "skip it leave the others waiting forever",
+        {Name});
   if (Msg.empty())
     Msg = formatMessage(
         !Site.Entry ? "call to '%0' issues a collective that not every rank "
@@ -220,11 +231,13 @@ void RankDivergentCollectiveRule::reportDivergence(
     Diag.note(BranchLoc, "this call throws on some ranks only; the catch "
                          "handler skips the collective there");
   else if (BranchLoc.isValid())
-    Diag.note(BranchLoc, formatMessage("%0 depends on %1",
-                                       {D.IsLoop ? "loop condition" : "branch",
-                                        D.Origin.Kind == VaryKind::Rank
-                                            ? "rank"
-                                            : "rank-local data"}));
+    Diag.note(
+        BranchLoc,
+        formatMessage("%0 depends on %1",
+                      {D.IsLoop ? "loop condition" : "branch",
+                       D.AmongMembers ? "the rank in the communicator"
+                       : D.Origin.Kind == VaryKind::Rank ? "rank"
+                                                         : "rank-local data"}));
   if (D.PassedAt)
     Diag.note(D.PassedAt->getBeginLoc(), "rank-dependent value passed here");
   if (D.Origin.Loc.isValid())
@@ -298,6 +311,11 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
     else if (Site.Entry)
       reportArguments(Site);
   }
+  for (const CallExpr *Call : E.subCommunicatorCollectives(FD))
+    if (E.isUserCode(Call->getBeginLoc()))
+      if (auto D = E.memberDivergenceAt(Call))
+        if (auto Site = E.collectiveAt(Call))
+          reportDivergence(*Site, *D);
 }
 
 void RankDivergentCollectiveRule::onEndOfTranslationUnit() {

@@ -180,8 +180,17 @@ public:
     /// A virtual call whose object's class depends on the rank: two
     /// overriders that issue different collectives.
     const clang::FunctionDecl *Overrider = nullptr, *OtherOverrider = nullptr;
+    /// On a sub-communicator: its members disagree (a branch on their rank
+    /// in it), not the world's rank classes (collectives/Members.cpp).
+    bool AmongMembers = false;
   };
   std::optional<Divergence> divergenceAt(const clang::CallExpr *Collective);
+  /// The API collectives of FD on known sub-communicators (collectiveSites
+  /// leaves them out), and whether their members disagree on reaching one.
+  std::vector<const clang::CallExpr *>
+  subCommunicatorCollectives(const clang::FunctionDecl *FD);
+  std::optional<Divergence>
+  memberDivergenceAt(const clang::CallExpr *Collective);
   /// The definitions in this TU of a virtual method and of every method
   /// that overrides it (`r->sync()` may run any of them when the class of
   /// `*r` is not known).

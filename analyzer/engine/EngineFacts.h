@@ -18,6 +18,7 @@
 #include <utility>
 
 namespace clang {
+class Decl;
 class CallExpr;
 class FunctionDecl;
 } // namespace clang
@@ -43,6 +44,10 @@ struct VaryOrigin {
   /// internOriginText (origins are copied with every abstract value, so
   /// they hold no string of their own).
   llvm::StringRef What;
+  /// A rank read from a known sub-communicator: that communicator's
+  /// variable or field (communicatorDecl), whose members the value tells
+  /// apart. Null otherwise.
+  const clang::Decl *Comm = nullptr;
 };
 
 /// A copy of What that lives as long as the process. The texts are few:

@@ -2,7 +2,8 @@
 """Run proofs of the MPI testdata labels.
 
 Every testdata program with a line `// run: mpi buggy` or `// run: mpi clean`
-is built with mpicxx and run with `mpirun -np 2` under a timeout:
+is built with mpicxx and run with `mpirun -np 2` (`ranks=N` on that line:
+N) under a timeout:
   buggy -> must hang (time out) or end with a non-zero exit code;
   clean -> must exit 0 within the timeout.
 A hanging job is killed with its whole process group. Cases run two at a time.
@@ -30,6 +31,10 @@ import time
 from pathlib import Path
 
 RUN_LINE = re.compile(r"^\s*//\s*run:\s*mpi\s+(buggy|clean)\b", re.M)
+# `// run: mpi buggy ranks=3`: a program that needs more processes than the
+# default (a bug among the members of a sub-communicator of two or more).
+RANKS_IN_RUN_LINE = re.compile(
+    r"^\s*//\s*run:\s*mpi\s+(?:buggy|clean)\b.*?\branks=(\d+)", re.M)
 # Include paths, macros and -fopenmp of `// distlint-args:` apply to the build too
 # (relative paths are relative to the program, as for the analysis).
 ARGS_LINE = re.compile(r"//.*\bdistlint-args:\s*(.*?)\s*$", re.M)
@@ -155,12 +160,14 @@ def prove(path, label, args, work):
     binary, error = build(path, work, args.mpicxx)
     if binary is None:
         return False, "does not build with mpicxx:\n" + error
-    result, elapsed, tail = run(binary, args.mpirun, args.timeout, args.ranks)
+    m = RANKS_IN_RUN_LINE.search(Path(path).read_text(errors="replace"))
+    ranks = int(m.group(1)) if m else args.ranks
+    result, elapsed, tail = run(binary, args.mpirun, args.timeout, ranks)
     if label == "clean" and result == "timeout":
         # A clean program may miss the short timeout on a loaded machine
         # (mpirun's start included); a real hang misses a 4x longer one too.
         result, elapsed, tail = run(binary, args.mpirun, 4 * args.timeout,
-                                    args.ranks)
+                                    ranks)
     if label == "clean":
         ok = result == 0
         what = "finished (exit 0)" if ok else (

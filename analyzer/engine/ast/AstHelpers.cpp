@@ -242,6 +242,14 @@ bool isTensorLike(QualType T) {
   return false;
 }
 
+const Decl *communicatorDecl(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const FieldDecl *F = handleField(E))
+    return F;
+  return baseVar(E);
+}
+
 bool isValueSequence(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *RD = T->getAsCXXRecordDecl();

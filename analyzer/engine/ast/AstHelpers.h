@@ -44,6 +44,10 @@ const clang::FieldDecl *accessedField(const clang::Expr *E);
 /// uses the process group held in field `group`).
 const clang::FieldDecl *handleField(const clang::Expr *E);
 
+/// What names the communicator an expression uses: the field holding it
+/// (handleField), else the variable (baseVar); null for anything else.
+const clang::Decl *communicatorDecl(const clang::Expr *E);
+
 /// Does FD's body return a value at least once, and only values Returned
 /// accepts (returns inside lambdas belong to the lambdas)?
 bool everyReturnValue(const clang::FunctionDecl *FD,

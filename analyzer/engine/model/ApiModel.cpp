@@ -30,6 +30,10 @@ Taint ownRank(const CallModelContext &C, ModelEnv &Env) {
     return Taint::constant(0);
   Taint T = rankValue(C.loc());
   T.IsRank = !(Comm && Env.isSubCommunicator(Comm));
+  // Among the members of a sub-communicator, its rank still tells them
+  // apart: a branch on it around a collective on that communicator.
+  if (!T.IsRank)
+    T.Origin.Comm = communicatorDecl(Comm);
   return T;
 }
 
