@@ -116,10 +116,13 @@ void RankDivergentCollectiveRule::reportDispatch(const CollectiveSite &Site,
   else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Site.Call))
     Called = "'" + MC->getMethodDecl()->getNameAsString() + "'";
   else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Site.Call);
-           OC && OC->getNumArgs())
-    if (const auto *Ref =
-            dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+           OC && OC->getNumArgs()) {
+    const Expr *Holder = OC->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Holder))
       Called = "'" + Ref->getDecl()->getNameAsString() + "'";
+    else if (const auto *M = dyn_cast<MemberExpr>(Holder)) // `s.sync(g)`
+      Called = "'" + M->getMemberDecl()->getNameAsString() + "'";
+  }
   auto Target = [&](const FunctionDecl *FD) {
     // An instantiation of a generic visitor: which argument type it runs
     // for (`[](auto &r) { r.run(); }` with a Leader or a Worker).

@@ -49,6 +49,9 @@ const ApiEntry Rows[] = {
     {F, Role::LocalDataSource, "cudaEventQuery", A, "completion state"},
     {F, Role::LocalDataSource, "cudaEventElapsedTime", A.out(0),
      "local timing"},
+    // What else this process (and others sharing the device) allocated.
+    {F, Role::LocalDataSource, "cudaMemGetInfo", A.out(0),
+     "free device memory"},
     {F, Role::Clock, "cudaEventElapsedTime", A.out(0)},
 
     // Device work queued on a stream: kernels and cuBLAS (cublas_v2.h

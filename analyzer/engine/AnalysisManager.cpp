@@ -188,6 +188,26 @@ public:
         bind(I->getMember(), I->getInit());
     return true;
   }
+  /// An aggregate's braced initializer gives each field its value
+  /// (`return {"sharded", [](...) {...}};`, `Strategy s{name, fn};`).
+  bool VisitInitListExpr(InitListExpr *ILE) {
+    const InitListExpr *Semantic =
+        ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
+    const RecordDecl *RD =
+        Semantic ? Semantic->getType()->getAsRecordDecl() : nullptr;
+    if (!RD || !RD->getDefinition() || RD->isUnion())
+      return true;
+    // An aggregate's bases come first (C++17).
+    const auto *CRD = dyn_cast<CXXRecordDecl>(RD->getDefinition());
+    unsigned I = CRD ? CRD->getNumBases() : 0;
+    for (const FieldDecl *F : RD->getDefinition()->fields()) {
+      if (I >= Semantic->getNumInits())
+        break;
+      if (const Expr *Init = Semantic->getInit(I++))
+        bind(F, Init);
+    }
+    return true;
+  }
 
   std::vector<const FunctionDecl *> Functions;
 

@@ -325,6 +325,40 @@ std::optional<VaryOrigin> Engine::shapeVaries(const Expr *X) {
   return std::nullopt;
 }
 
+std::optional<std::pair<VaryOrigin, const CallExpr *>>
+Engine::shapeVariesFromCallers(const Expr *X) {
+  std::optional<Taint> T = taintAt(*this, *P, X);
+  const FunctionDecl *FD = enclosingFunction(X);
+  // A known shape (`torch::tensor({v})`) is no caller's to change.
+  if (!T || T->Vary || !T->Params || T->ContentOnly || T->ShapeKey || !FD)
+    return std::nullopt;
+  // Parameters whose values select the elements (`(g > t).nonzero()`)
+  // change the shape with their values, and so does an integer (a size);
+  // a floating-point or boolean one is an element's value. Objects change
+  // it with their own shapes.
+  uint64_t ByValues = T->ShapeParams & T->Params, ByShapes = 0;
+  for (unsigned I = 0; I < FD->getNumParams() && I < 64; ++I) {
+    const uint64_t Bit = uint64_t(1) << I;
+    if (!(T->Params & Bit) || (ByValues & Bit) || (T->ElementParams & Bit))
+      continue;
+    QualType PT = FD->getParamDecl(I)->getType().getNonReferenceType();
+    if (PT->isBooleanType() || PT->isRealFloatingType())
+      continue;
+    if (PT->isIntegralOrEnumerationType())
+      ByValues |= Bit;
+    else
+      ByShapes |= Bit;
+  }
+  if (ByValues)
+    if (auto Found = paramVaries(FD, ByValues, 0, /*ShapeOnly=*/false,
+                                 /*SkipDivergentCalls=*/true))
+      return Found;
+  if (ByShapes)
+    return paramVaries(FD, ByShapes, 0, /*ShapeOnly=*/true,
+                       /*SkipDivergentCalls=*/true);
+  return std::nullopt;
+}
+
 UniformityAnswer Engine::branchUniformity(const Stmt *Terminator) {
   UniformityAnswer A;
   const FunctionDecl *FD = enclosingFunction(Terminator);

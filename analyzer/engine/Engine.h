@@ -110,6 +110,11 @@ public:
   /// Does the shape (length, tensor sizes) of E differ between ranks, as
   /// opposed to only its values? Returns where the difference comes from.
   std::optional<VaryOrigin> shapeVaries(const clang::Expr *E);
+  /// For an E whose shape is agreed here but depends on parameters of its
+  /// function (`exchange(pg, idx)` gathers `{idx}`): a caller, through any
+  /// number of calls, that passes an argument making it differ.
+  std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
+  shapeVariesFromCallers(const clang::Expr *E);
   /// Is the branch of this terminator (if/while/for/switch/?:/&&/||)
   /// taken the same way on all ranks?
   UniformityAnswer branchUniformity(const clang::Stmt *Terminator);

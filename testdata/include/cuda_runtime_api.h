@@ -57,6 +57,7 @@ typedef struct dim3 dim3;
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaGetLastError(void);

@@ -81,6 +81,8 @@ std::vector<Taint> generatedValues() {
     // Some of the parameters reach the elements only (a subset of Params).
     T.ElementParams =
         (D[16] ? T.Params & 0b100 : 0) | (D[3] ? T.Params & 0b011 : 0);
+    // Some decide the shape by their values (a subset of Params).
+    T.ShapeParams = D[11] ? T.Params & 0b110 : 0;
     return T;
   };
   // 1000003 is prime, so coprime to every radix, and large enough that the
@@ -164,6 +166,7 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) {
     return T.ElementParams && T.ElementParams != T.Params;
   }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapeParams; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingVary; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingParams == 0b101; }));
   EXPECT_TRUE(Takes([](const Taint &T) {
@@ -341,6 +344,30 @@ TEST(TaintLattice, ElementParamsAreThoseThatReachOnlyElementsEverywhere) {
       Taint M = joined(T, O);
       ASSERT_EQ(M.ElementParams & ~M.Params, 0u);
     }
+}
+
+TEST(TaintLattice, ShapeParamsMakeAnArgumentsValuesItsShape) {
+  // `(p.abs() > t).nonzero()` of parameter 1, joined with parameter 0.
+  Taint Selected;
+  Selected.Params = 0b10;
+  Selected.ShapeParams = 0b10;
+  Taint Other;
+  Other.Params = 0b01;
+  Taint J = joined(Other, Selected);
+  EXPECT_EQ(J.ShapeParams, 0b10u);
+  // A gradient whose values differ: through parameter 1 the result's shape
+  // differs, through parameter 0 only its values.
+  Taint Grad = Taint::varying(VaryKind::LocalData, clang::SourceLocation(),
+                              "local gradient");
+  Grad.ContentOnly = true;
+  EXPECT_FALSE(J.argumentTaint(1, Grad).ContentOnly);
+  EXPECT_TRUE(J.argumentTaint(0, Grad).ContentOnly);
+  EXPECT_TRUE(J.argumentTaint(1, Grad).Vary);
+  // An agreed argument stays agreed.
+  EXPECT_FALSE(J.argumentTaint(1, Taint()).Vary);
+  for (const Taint &T : generatedValues())
+    for (const Taint &O : generatedValues())
+      ASSERT_EQ(joined(T, O).ShapeParams, T.ShapeParams | O.ShapeParams);
 }
 
 TEST(TaintLattice, VaryingWinsAndKeepsItsOrigin) {

@@ -94,10 +94,14 @@ Engine::mismatchedArguments(const CallExpr *Collective) {
   // Tensors (c10d): the shapes each rank contributes must agree.
   int Send = Entry->Args.Send;
   if (Send >= 0 && Send < (int)Collective->getNumArgs() &&
-      isTensorLike(Collective->getArg(Send)->getType()))
-    if (auto Origin = shapeVaries(Collective->getArg(Send)))
+      isTensorLike(Collective->getArg(Send)->getType())) {
+    const Expr *Tensors = Collective->getArg(Send);
+    if (auto Origin = shapeVaries(Tensors))
+      Out.push_back({AgreedArgument::TensorShape, Tensors, *Origin});
+    else if (auto Found = shapeVariesFromCallers(Tensors))
       Out.push_back(
-          {AgreedArgument::TensorShape, Collective->getArg(Send), *Origin});
+          {AgreedArgument::TensorShape, Tensors, Found->first, Found->second});
+  }
   return Out;
 }
 

@@ -74,6 +74,10 @@ struct Taint {
   /// length (`buf[0] = loss` in a buffer of n): its size() depends on the
   /// others. Meaningful on value sequences only (UniformityAnalysis::eval).
   uint64_t ElementParams = 0;
+  /// Of Params, those whose values, not only their shapes, decide this
+  /// value's shape (`(p.abs() > t).nonzero()`): an argument that differs in
+  /// its values only gives a result of another shape (argumentTaint).
+  uint64_t ShapeParams = 0;
   /// Tensor / buffer contents proven equal on all ranks (after a collective).
   bool UniformContent = false;
   /// When Vary: only the elements differ, not the length (a vector filled
@@ -178,6 +182,15 @@ struct Taint {
     return T;
   }
 
+  /// What an argument gives a summary's value that depends on its
+  /// parameter Index: the argument's own taint, whole where the parameter's
+  /// values decide the value's shape.
+  Taint argumentTaint(unsigned Index, Taint Arg) const {
+    if (Index < 64 && (ShapeParams & (uint64_t(1) << Index)) && Arg.Vary)
+      Arg.ContentOnly = false;
+    return Arg;
+  }
+
   /// Least upper bound: may-vary, must-be-uniform-content, range hull.
   void join(const Taint &O) {
     NonNull = NonNull && O.NonNull;
@@ -200,6 +213,7 @@ struct Taint {
     ElementParams = (ElementParams | ~Params) & (O.ElementParams | ~O.Params) &
                     (Params | O.Params);
     Params |= O.Params;
+    ShapeParams |= O.ShapeParams;
     UniformContent = UniformContent && O.UniformContent;
     if (ShapeKey != O.ShapeKey)
       ShapeKey = 0;
@@ -270,15 +284,15 @@ struct Taint {
   }
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
-           ElementParams == O.ElementParams && ContentOnly == O.ContentOnly &&
-           PointeeOnly == O.PointeeOnly && NonNull == O.NonNull &&
-           LauncherVar == O.LauncherVar && UniformContent == O.UniformContent &&
-           Range == O.Range && ShapeKey == O.ShapeKey &&
-           ValueKey == O.ValueKey && MessageKey == O.MessageKey &&
-           RootKey == O.RootKey && RootRank == O.RootRank &&
-           CopyOf == O.CopyOf && PendingVary == O.PendingVary &&
-           PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
-           IsRank == O.IsRank;
+           ElementParams == O.ElementParams && ShapeParams == O.ShapeParams &&
+           ContentOnly == O.ContentOnly && PointeeOnly == O.PointeeOnly &&
+           NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
+           UniformContent == O.UniformContent && Range == O.Range &&
+           ShapeKey == O.ShapeKey && ValueKey == O.ValueKey &&
+           MessageKey == O.MessageKey && RootKey == O.RootKey &&
+           RootRank == O.RootRank && CopyOf == O.CopyOf &&
+           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
+           ShapePending == O.ShapePending && IsRank == O.IsRank;
   }
 
   /// The pending implicit flow becomes real: the value differs where the

@@ -9,6 +9,7 @@ bool TuFacts::joinVary(llvm::DenseMap<const void *, Taint> &Map,
                        const void *Key, const Taint &T) {
   Taint Kept = T;
   Kept.Params = 0; // Which parameters reach it is the writer's business.
+  Kept.ShapeParams = 0;
   auto [It, New] = Map.try_emplace(Key, Kept);
   if (New)
     return grew();

@@ -7,6 +7,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <tuple>
@@ -236,7 +237,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
         T.Range = CR->ReturnTaint.Range;
       for (unsigned I : CR->Summary.ParamsToReturn)
         if (I < Args.size())
-          T.join(eval(Args[I], S));
+          T.join(CR->ReturnTaint.argumentTaint(I, eval(Args[I], S)));
         else if (const VarDecl *Captured =
                      lambdaCaptureAt(Def ? Def : Callee, I))
           T.join(varTaint(Captured, S));
@@ -370,6 +371,10 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   T.ContentOnly =
       T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
       (T.ShapeKey || !resultShapeVaries(Call, Callee, Receiver, Args, S));
+  // In a helper, the callers' values of what selects the elements decide
+  // the result's shape.
+  if (const Expr *Decides = valuesDecidingShape(Callee, Receiver, Args))
+    T.ShapeParams |= eval(Decides, S).Params;
   return T;
 }
 
@@ -402,6 +407,34 @@ void UniformityAnalysis::noteParamFieldWrites(
   }
 }
 
+/// Is CE a temporary handed straight to a call (`igather(x, Vec(n), 0)`),
+/// not stored by it (a container's push_back)? It lives for that call
+/// only: a branch around it decides nothing about the other objects of
+/// its class, whose facts are the TU's.
+static bool constructsCallTemporary(ASTContext &Ctx,
+                                    const CXXConstructExpr *CE) {
+  DynTypedNode Node = DynTypedNode::create(*CE);
+  for (int Depth = 0; Depth < 8; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    const Stmt *Parent = Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+    if (!Parent)
+      return false;
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Parent)) {
+      if (MTE->getExtendingDecl())
+        return false; // Bound to a reference that outlives the call.
+    } else if (const auto *Call = dyn_cast<CallExpr>(Parent)) {
+      const auto *Method =
+          dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+      return !Method || !memberTypedef(Method->getParent(), "value_type");
+    } else if (!isa<ImplicitCastExpr, CXXBindTemporaryExpr,
+                    CXXFunctionalCastExpr, ParenExpr>(Parent)) {
+      return false;
+    }
+    Node = Parents[0];
+  }
+  return false;
+}
+
 void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
                                              const VarState &S,
                                              const Taint &Ctl) {
@@ -430,7 +463,9 @@ void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
       return Entry.first->getType()->isReferenceType();
     });
     llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
-    noteParamFieldWrites(ParamFields, Args, S, Ctl);
+    noteParamFieldWrites(ParamFields, Args, S,
+                         constructsCallTemporary(E.context(), CE) ? Taint()
+                                                                  : Ctl);
   }
 }
 
@@ -750,7 +785,7 @@ UniformityAnalysis::specializedReturn(const FunctionDecl *Callee,
     P.Specialized.erase(Key);
     return std::nullopt;
   }
-  Ret->Params = 0;
+  Ret->Params = Ret->ShapeParams = 0;
   Ret->ValueKey = 0; // Names the callee's expression, not the caller's value.
   P.Specialized[Key] = *Ret;
   return Ret;

@@ -77,7 +77,7 @@ Taint UniformityAnalysis::varTaint(const VarDecl *VD, const VarState &S) {
       auto A = OR.body().AllPoints.find(VD);
       if (A != OR.body().AllPoints.end()) {
         T = A->second;
-        T.Params = 0;
+        T.Params = T.ShapeParams = 0;
       }
     }
     T.Params |= lambdaCaptureBit(FD, VD);

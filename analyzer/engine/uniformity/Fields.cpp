@@ -94,10 +94,11 @@ void UniformityAnalysis::assignFields(const VarDecl *VD, const Expr *Value,
       continue; // A read gives what the TU-wide field facts say.
     Taint T = *FT;
     uint64_t From = T.Params;
-    T.Params = 0;
+    const Taint Summary = T;
+    T.Params = T.ShapeParams = 0;
     for (unsigned I = 0; I < Args.size() && I < 64; ++I)
       if (From & (uint64_t(1) << I))
-        T.join(eval(Args[I], S));
+        T.join(Summary.argumentTaint(I, eval(Args[I], S)));
     T.addControl(Ctl);
     S[StateKey(VD, F)] = T;
   }

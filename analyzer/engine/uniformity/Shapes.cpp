@@ -198,6 +198,19 @@ UniformityAnalysis::scalarOperatorShapeKey(const Expr *Receiver,
   return Key;
 }
 
+const Expr *
+UniformityAnalysis::valuesDecidingShape(const FunctionDecl *Callee,
+                                        const Expr *Receiver,
+                                        llvm::ArrayRef<const Expr *> Args) {
+  if (Callee)
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->TheRole == Role::ShapeFromValues)
+        return Row->Args.Value < 0                  ? Receiver
+               : Row->Args.Value < (int)Args.size() ? Args[Row->Args.Value]
+                                                    : nullptr;
+  return nullptr;
+}
+
 bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
                                            const FunctionDecl *Callee,
                                            const Expr *Receiver,
@@ -210,16 +223,9 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
   if (Receiver && ShapeVaries(Receiver))
     return true;
   // `(g.abs() > thr).nonzero()`: as many elements as the values select.
-  if (Callee)
-    for (const api::ApiEntry *Row : E.api().lookup(Callee))
-      if (Row->TheRole == Role::ShapeFromValues) {
-        const Expr *Decides = Row->Args.Value < 0 ? Receiver
-                              : Row->Args.Value < (int)Args.size()
-                                  ? Args[Row->Args.Value]
-                                  : nullptr;
-        if (Decides && eval(Decides, S).Vary)
-          return true;
-      }
+  if (const Expr *Decides = valuesDecidingShape(Callee, Receiver, Args);
+      Decides && eval(Decides, S).Vary)
+    return true;
   // `shards[rank]`: an element chosen by a rank-dependent index, when the
   // elements are containers themselves, may be any of them, of its own
   // length (a tensor's rows, by contrast, all have one shape).

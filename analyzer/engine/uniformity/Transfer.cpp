@@ -314,9 +314,19 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
   }
 }
 
-void UniformityAnalysis::noteFieldWrite(const FieldDecl *F, const Taint &T) {
+void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
+                                        const Taint &Written) {
   if (ObjectVaries)
     return; // A question about one method, not what the program writes.
+  // Nor a merge point to settle a write under a branch on the parameters
+  // at (`for (int t : tokens) params_[t % 4].used = true;`): whether it
+  // happens is the callers' arguments' to decide, as its value would be.
+  Taint T = Written;
+  if (T.PendingParams) {
+    T.Params |= T.PendingParams;
+    T.ElementParams &= ~T.PendingParams;
+    T.PendingParams = 0;
+  }
   P.Tu.noteFieldVaries(F, T);
   // A field's facts hold for the whole TU, with no merge point to compare
   // the arms' values at: a named value written under a branch that differs

@@ -97,6 +97,12 @@ private:
   /// follows the objects it is computed from and the arguments that are
   /// sizes (int-array parameters, SizeArgument rows); other scalars (a fill
   /// value, a device, an offset) only change values.
+  /// The operand whose values decide a call's result shape (a
+  /// ShapeFromValues row: `mask.nonzero()`), or null.
+  const clang::Expr *
+  valuesDecidingShape(const clang::FunctionDecl *Callee,
+                      const clang::Expr *Receiver,
+                      llvm::ArrayRef<const clang::Expr *> Args);
   bool resultShapeVaries(const clang::CallExpr *Call,
                          const clang::FunctionDecl *Callee,
                          const clang::Expr *Receiver,

@@ -7,6 +7,7 @@
 #include <c10/core/Scalar.h>
 #include <c10/util/Optional.h>
 #include <ostream>
+#include <tuple>
 #include <vector>
 
 namespace at {
@@ -108,6 +109,9 @@ public:
   Tensor std(bool unbiased = true) const;
   Tensor var(bool unbiased = true) const;
   Tensor nonzero() const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1,
+                                  bool largest = true,
+                                  bool sorted = true) const;
   Tensor argwhere() const;
   Tensor masked_select(const Tensor &mask) const;
   Tensor sqrt() const;
@@ -154,6 +158,8 @@ TORCH_API Tensor operator/(const Tensor &self, const Tensor &other);
 TORCH_API Tensor operator/(const Tensor &self, const Scalar &other);
 TORCH_API Tensor operator>(const Tensor &self, const Scalar &other);
 TORCH_API Tensor operator<(const Tensor &self, const Scalar &other);
+TORCH_API Tensor operator>=(const Tensor &self, const Scalar &other);
+TORCH_API Tensor operator<=(const Tensor &self, const Scalar &other);
 TORCH_API Tensor operator==(const Tensor &self, const Tensor &other);
 Tensor &operator+=(Tensor &self, const Tensor &other);
 Tensor &operator-=(Tensor &self, const Tensor &other);
