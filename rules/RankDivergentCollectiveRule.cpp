@@ -272,6 +272,38 @@ void RankDivergentCollectiveRule::reportPerThread(const CollectiveSite &Site,
             "the parallel region: every thread of the team runs its body");
 }
 
+void RankDivergentCollectiveRule::reportUnmatchedPeer(
+    const Engine::UnmatchedPeer &U) {
+  auto Name = [](const CallExpr *Call) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    return FD ? FD->getNameAsString() : std::string("the call");
+  };
+  const api::ApiEntry *Row =
+      engine().apiRole(U.Skipped, api::Role::PointToPoint);
+  const bool Sends = Row && Row->Args.Send >= 0;
+  auto Diag = diag(
+      U.Skipped->getBeginLoc(),
+      formatMessage(
+          Sends ? "point-to-point '%0' is skipped on some ranks by a branch "
+                  "that differs between ranks, but the peer's matching '%1' "
+                  "is posted on every rank: where this rank skips the send, "
+                  "that receive waits forever"
+                : "point-to-point '%0' is skipped on some ranks by a branch "
+                  "that differs between ranks, but the peer's matching '%1' "
+                  "is posted on every rank: where this rank skips the "
+                  "receive, that send is never matched",
+          {Name(U.Skipped), Name(U.Partner)}),
+      *SM);
+  if (U.Condition)
+    Diag.note(U.Condition->getBeginLoc(),
+              formatMessage("branch depends on %0", {why(U.Origin)}));
+  Diag.note(U.Partner->getBeginLoc(),
+            formatMessage("'%0' is posted here whatever the data",
+                          {Name(U.Partner)}));
+  if (U.Origin.Loc.isValid())
+    Diag.note(U.Origin.Loc, originNote(U.Origin));
+}
+
 void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
   std::string Name = calleeName(Site);
   for (const Engine::ArgumentMismatch &M :
@@ -314,6 +346,9 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
     else if (Site.Entry)
       reportArguments(Site);
   }
+  for (const Engine::UnmatchedPeer &U : E.unmatchedPointToPoint(FD))
+    if (E.isUserCode(U.Skipped->getBeginLoc()))
+      reportUnmatchedPeer(U);
   for (const CallExpr *Call : E.subCommunicatorCollectives(FD))
     if (E.isUserCode(Call->getBeginLoc()))
       if (auto D = E.memberDivergenceAt(Call))

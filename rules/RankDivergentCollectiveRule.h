@@ -30,6 +30,7 @@ private:
   void reportDivergence(const CollectiveSite &Site,
                         const Engine::Divergence &D);
   void reportArguments(const CollectiveSite &Site);
+  void reportUnmatchedPeer(const Engine::UnmatchedPeer &U);
   void reportPerThread(const CollectiveSite &Site, const clang::Stmt *Region);
 };
 

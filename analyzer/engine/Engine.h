@@ -196,6 +196,17 @@ public:
   subCommunicatorCollectives(const clang::FunctionDecl *FD);
   std::optional<Divergence>
   memberDivergenceAt(const clang::CallExpr *Collective);
+  /// A send (or receive) to a peer that a branch on rank-local data skips,
+  /// while the receive (send) it pairs with, from that same peer variable on
+  /// the same communicator, is made on every rank (collectives/Peers.cpp).
+  struct UnmatchedPeer {
+    const clang::CallExpr *Skipped = nullptr;
+    const clang::CallExpr *Partner = nullptr;
+    const clang::Expr *Condition = nullptr;
+    VaryOrigin Origin;
+  };
+  std::vector<UnmatchedPeer>
+  unmatchedPointToPoint(const clang::FunctionDecl *FD);
   /// The definitions in this TU of a virtual method and of every method
   /// that overrides it (`r->sync()` may run any of them when the class of
   /// `*r` is not known).

@@ -623,8 +623,15 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           if (isa<LambdaExpr>(strip(A)))
             continue;
           Taint AT = eval(A, S);
-          if (AT.Vary)
+          // An element still pending (`r == rank ? ones(s) : empty(s)` in a
+          // loop, one shape on both arms) is decided here, as an element's
+          // value: no shape of the holder is left to compare.
+          if (!AT.Vary && AT.PendingVary)
+            AT.settle();
+          if (AT.Vary) {
             AT.ContentOnly = true; // Holds the value; its length is uniform.
+            AT.ShapePending = false;
+          }
           if (!isTensorType(A->getType()))
             AT.UniformContent = true;
           T.join(AT);
