@@ -268,6 +268,12 @@ def main():
     programs = [p for p in programs if p not in no_group]
     for p in no_group:
         log("skip %s: creates no process group" % p.rel)
+    # This stage runs 2 ranks; a program whose roles need more (`ranks=3`)
+    # is proven with its own world size by the torch stage.
+    wider = [p for p in programs if p.world_size != 2]
+    programs = [p for p in programs if p not in wider]
+    for p in wider:
+        log("skip %s: needs %d ranks, this stage runs 2" % (p.rel, p.world_size))
     builder = torch_stage.Builder(work / "gloo")
     start = time.time()
     builder.build_pch()

@@ -354,10 +354,13 @@ ReportModel ModelBuilder::build() {
     M.AsyncErrors.push_back(
         {rankLabel(E.Trace), commName(E.Rec->CommId), E.Rec->Result});
   for (const RankOp &E : A.LiveMismatches)
-    M.LiveMismatches.push_back({A.rankOf(E.Trace), rankLabel(E.Trace),
-                                MismatchKind(E.Rec->Tag), E.Rec->Seq,
-                                commName(E.Rec->CommId), E.Rec->Peer,
-                                E.Rec->EndNs - E.Rec->StartNs});
+    M.LiveMismatches.push_back(
+        {A.rankOf(E.Trace), rankLabel(E.Trace), MismatchKind(E.Rec->Tag),
+         E.Rec->Seq, commName(E.Rec->CommId), E.Rec->Peer,
+         // The peer's stamp of the divergence may be
+         // a little later than the report (clocks of
+         // two processes): no negative latency.
+         E.Rec->EndNs > E.Rec->StartNs ? E.Rec->EndNs - E.Rec->StartNs : 0});
   for (const RankOp &E : A.WatchdogAborts)
     M.WatchdogAborts.push_back(
         {rankLabel(E.Trace), commName(E.Rec->CommId), E.Rec->Result});

@@ -33,6 +33,7 @@ int main() {
   const int rank = std::atoi(std::getenv("RANK"));
   const int world_size = std::atoi(std::getenv("WORLD_SIZE"));
   auto pg = init_process_group(rank, world_size);
+  torch::manual_seed(17 + rank); // the same batches in every run
 
   for (int step = 0; step < 3; ++step) {
     torch::Tensor shard = torch::rand({8 + 3 * rank, 4});
