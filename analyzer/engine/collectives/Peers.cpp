@@ -88,16 +88,24 @@ Engine::unmatchedPointToPoint(const FunctionDecl *FD) {
     }
     return Found;
   };
-  for (const PeerOp &Op : Ops) {
+  // Asked once per operation: a branch on a parameter asks the callers.
+  std::vector<llvm::SmallVector<std::pair<const CFGBlock *, VaryOrigin>, 4>>
+      BranchesOf;
+  for (const PeerOp &Op : Ops)
+    BranchesOf.push_back(Op.Block ? DataBranches(Op.Block)
+                                  : decltype(DataBranches(Op.Block))());
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    const PeerOp &Op = Ops[I];
     if (!Op.Block)
       continue;
-    const auto Branches = DataBranches(Op.Block);
-    for (const PeerOp &Other : Ops) {
+    const auto &Branches = BranchesOf[I];
+    for (size_t J = 0; J < Ops.size(); ++J) {
+      const PeerOp &Other = Ops[J];
       if (Other.Sends == Op.Sends || Other.Peer != Op.Peer ||
           Other.Comm != Op.Comm || !Other.Block)
         continue;
       // The partner is posted whatever any rank's data says.
-      if (!DataBranches(Other.Block).empty())
+      if (!BranchesOf[J].empty())
         continue;
       for (const auto &[Dep, Origin] : Branches) {
         const Stmt *Branch = Dep->getTerminatorStmt();
