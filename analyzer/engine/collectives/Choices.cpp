@@ -504,9 +504,13 @@ ChoiceKey choiceKey(Engine &E, const Stmt *T) {
   K.Id = reinterpret_cast<uintptr_t>(T);
   if (!T)
     return K;
-  if (!E.branchUniformity(T).Uniform) {
-    const auto *F = dyn_cast<ForStmt>(T);
-    const VarDecl *V = F ? uniformTripCount(E, F) : nullptr;
+  // A counted loop with a uniform trip count is keyed by its iterations,
+  // whether or not its counter reads as uniform (a counter declared in a
+  // rank arm is; one declared for the whole function and reset there is
+  // not): loops alike in two arms are one choice.
+  const auto *F = dyn_cast<ForStmt>(T);
+  const VarDecl *V = F ? uniformTripCount(E, F) : nullptr;
+  if (!E.branchUniformity(T).Uniform || V) {
     if (!V)
       return K;
     const Expr *Start = loopStart(F, V);

@@ -9,8 +9,9 @@
 // 0 and `n_cases > 0` on the others, after `n_cases = TMP[8]`, are one
 // condition:
 //   - a message is named by the broadcast's signature (operation,
-//     communicator, root, datatype, count), when no path through the
-//     function issues two broadcasts of that signature;
+//     communicator, root, datatype, count) and its ordinal among the
+//     broadcasts of that signature on every path to it (broadcasts match in
+//     the order they are issued);
 //   - a member that reads element I of the buffer by a constant index gets
 //     the value messageElementKey(message, I), on every rank;
 //   - on the root, a variable copied into element I before the broadcast
@@ -21,7 +22,6 @@
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 
 using namespace clang;
@@ -56,60 +56,89 @@ const Expr *argAt(const CallExpr *Call, int I) {
 
 } // namespace
 
+uint64_t UniformityAnalysis::broadcastSignature(const CallExpr *Call) {
+  auto [It, New] = BroadcastSignatures.try_emplace(Call, 0);
+  if (!New)
+    return It->second;
+  const FunctionDecl *Callee = E.resolveCallee(Call);
+  const api::ApiEntry *Row =
+      Callee ? E.api().find(Callee, api::Role::Collective) : nullptr;
+  if (!Row || !api::isBroadcast(*Row))
+    return 0;
+  const api::ArgRoles &A = Row->Args;
+  return BroadcastSignatures[Call] =
+             llvm::hash_combine(llvm::StringRef(Row->Name),
+                                argumentPart(E, argAt(Call, A.Comm)),
+                                argumentPart(E, argAt(Call, A.Root)),
+                                argumentPart(E, argAt(Call, A.DType)),
+                                argumentPart(E, argAt(Call, A.Count))) |
+             1;
+}
+
 uint64_t UniformityAnalysis::broadcastKey(const CallExpr *Call) {
-  auto Known = BroadcastKeys.find(Call);
-  if (Known != BroadcastKeys.end())
+  if (auto Known = BroadcastKeys.find(Call); Known != BroadcastKeys.end())
     return Known->second;
-  uint64_t &Key = BroadcastKeys[Call];
-  auto Signature = [&](const CallExpr *C) -> uint64_t {
-    const FunctionDecl *Callee = E.resolveCallee(C);
-    const api::ApiEntry *Row =
-        Callee ? E.api().find(Callee, api::Role::Collective) : nullptr;
-    if (!Row || !api::isBroadcast(*Row))
-      return 0;
-    const api::ArgRoles &A = Row->Args;
-    return llvm::hash_combine(llvm::StringRef(Row->Name),
-                              argumentPart(E, argAt(C, A.Comm)),
-                              argumentPart(E, argAt(C, A.Root)),
-                              argumentPart(E, argAt(C, A.DType)),
-                              argumentPart(E, argAt(C, A.Count))) |
-           1;
-  };
-  uint64_t Own = Signature(Call);
+  uint64_t Own = broadcastSignature(Call);
   const FunctionFacts &Facts = *R.Body->Facts;
-  const CFGBlock *Home = Facts.blockOf(Call);
-  if (!Own || !Home)
-    return Key = 0;
-  // Blocks reachable from a block's successors (a block in a cycle reaches
-  // itself).
-  auto Reaches = [](const CFGBlock *From, const CFGBlock *To) {
-    llvm::SmallVector<const CFGBlock *, 16> Work;
-    llvm::DenseSet<const CFGBlock *> Seen;
-    for (const CFGBlock *S : From->succs())
-      if (S && Seen.insert(S).second)
-        Work.push_back(S);
-    while (!Work.empty()) {
-      const CFGBlock *B = Work.pop_back_val();
-      if (B == To)
-        return true;
-      for (const CFGBlock *S : B->succs())
-        if (S && Seen.insert(S).second)
-          Work.push_back(S);
-    }
-    return false;
-  };
-  if (Reaches(Home, Home))
-    return Key = 0; // In a loop: one message per iteration.
+  if (!Own || !Facts.blockOf(Call))
+    return BroadcastKeys[Call] = 0;
+  // Broadcasts on one communicator match in the order they are issued: the
+  // k-th of a signature on rank 0's path carries what the k-th on the
+  // others' path receives. Name each by its ordinal where every path to it
+  // issues the same number of that signature before it (a forward data-flow
+  // over ordinals: unset, a count, or `Conflict` where paths disagree; one
+  // in a loop meets its own next iteration).
+  constexpr int Conflict = -1;
+  llvm::DenseMap<const CFGBlock *, llvm::SmallVector<const CallExpr *, 2>>
+      Issued;
   for (const CFGBlock *B : Facts.reversePostOrder())
-    for (const CFGElement &El : *B) {
-      auto CS = El.getAs<CFGStmt>();
-      const auto *Other = CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
-      if (!Other || Other == Call || Signature(Other) != Own)
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *C = dyn_cast<CallExpr>(CS->getStmt());
+            C && broadcastSignature(C) == Own)
+          Issued[B].push_back(C);
+  llvm::DenseMap<const CFGBlock *, int> In;
+  auto Out = [&](const CFGBlock *B) -> std::optional<int> {
+    auto It = In.find(B);
+    if (It == In.end())
+      return std::nullopt;
+    if (It->second == Conflict)
+      return Conflict;
+    auto Calls = Issued.find(B);
+    return It->second + (Calls == Issued.end() ? 0 : (int)Calls->second.size());
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : Facts.reversePostOrder()) {
+      std::optional<int> Met;
+      if (B->pred_empty())
+        Met = 0;
+      for (const CFGBlock *P : B->preds())
+        if (std::optional<int> O = P ? Out(P) : std::nullopt)
+          Met = !Met || *Met == *O ? *O : Conflict;
+      if (!Met)
         continue;
-      if (B == Home || Reaches(Home, B) || Reaches(B, Home))
-        return Key = 0; // Two of them on one path: which is which?
+      auto [It, New] = In.try_emplace(B, *Met);
+      if (!New && It->second != *Met && It->second != Conflict) {
+        It->second = Conflict;
+        Changed = true;
+      } else if (New) {
+        Changed = true;
+      }
     }
-  return Key = llvm::hash_combine(Own, FD->getCanonicalDecl()) | 1;
+  }
+  for (const auto &[B, Calls] : Issued) {
+    auto It = In.find(B);
+    for (unsigned I = 0; I < Calls.size(); ++I)
+      BroadcastKeys[Calls[I]] =
+          It == In.end() || It->second == Conflict
+              ? 0
+              : llvm::hash_combine(Own, It->second + I,
+                                   FD->getCanonicalDecl()) |
+                    1;
+  }
+  auto Named = BroadcastKeys.find(Call);
+  return Named == BroadcastKeys.end() ? 0 : Named->second;
 }
 
 void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
@@ -162,6 +191,20 @@ void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
   }
 }
 
+uint64_t UniformityAnalysis::messageElementName(const Taint &Buffer,
+                                                const Expr *Index,
+                                                const VarState &S) {
+  if (!Buffer.MessageKey || !Index)
+    return 0;
+  std::optional<int64_t> I;
+  if (auto V = evaluateInt(E, Index))
+    I = V->getExtValue();
+  // A counter stepped through the message (`n = sizes[i++]`).
+  else if (Taint T = eval(Index, S); T.singleValue() && T.Range->Lo.W == 0)
+    I = T.Range->Lo.C;
+  return I && *I >= 0 ? messageElementKey(Buffer.MessageKey, *I) : 0;
+}
+
 /// The local buffer an element write `B[i] = ...` writes into.
 static const VarDecl *elementBuffer(const Expr *LHS,
                                     const ArraySubscriptExpr *&AS) {
@@ -208,6 +251,39 @@ void UniformityAnalysis::noteElementCopy(const BinaryOperator *Assign,
   Copy.CopyOf = Var;
   S[StateKey::element(Buffer, Index->getExtValue())] = Copy;
   CopiesIntoElements = true;
+}
+
+/// The braced list a local buffer is built from (`int info[] = {n, m}`,
+/// `std::vector<unsigned> sizes = {n, m}` or `sizes{n, m}`), or null.
+static const InitListExpr *bracedElements(const Expr *Init) {
+  const Expr *X = Init ? Init->IgnoreImplicit() : nullptr;
+  if (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(X);
+      Ctor && Ctor->getNumArgs() >= 1)
+    if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(
+            Ctor->getArg(0)->IgnoreImplicit()))
+      X = List->getSubExpr()->IgnoreImplicit();
+  return dyn_cast_or_null<InitListExpr>(X);
+}
+
+void UniformityAnalysis::noteInitializerCopies(const VarDecl *Buffer,
+                                               VarState &S) {
+  const InitListExpr *List =
+      isLocal(Buffer) && !Buffer->getType()->isReferenceType()
+          ? bracedElements(Buffer->getInit())
+          : nullptr;
+  if (!List)
+    return;
+  for (unsigned I = 0; I < List->getNumInits(); ++I) {
+    const auto *Src =
+        dyn_cast<DeclRefExpr>(List->getInit(I)->IgnoreParenCasts());
+    const auto *Var = Src ? dyn_cast<VarDecl>(Src->getDecl()) : nullptr;
+    if (!Var || !isLocal(Var) || Var == Buffer)
+      continue;
+    Taint Copy;
+    Copy.CopyOf = Var;
+    S[StateKey::element(Buffer, I)] = Copy;
+    CopiesIntoElements = true;
+  }
 }
 
 void UniformityAnalysis::forgetCopiesOf(const VarDecl *VD, VarState &S) {

@@ -360,6 +360,13 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       }
   }
   (void)TensorInput;
+  // A container's element of a broadcast's message (`sizes[i++]`), as for
+  // a built-in array (eval).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+      OC && OC->getOperator() == OO_Subscript && Receiver && Args.size() == 1 &&
+      !T.depends())
+    if (uint64_t Name = messageElementName(eval(Receiver, S), Args[0], S))
+      T.ValueKey = Name;
   if (MethodOnNonTensor && isTensorType(Call->getType()))
     T.UniformContent = false;
   T.Range.reset();

@@ -260,6 +260,22 @@ std::optional<int64_t> UniformityAnalysis::foldedConstantCall(const Expr *X) {
   return R.Val.getInt().getExtValue();
 }
 
+std::optional<IntRange> steppedRange(std::optional<IntRange> R, QualType Ty,
+                                     int Step) {
+  if (!R || !Ty->isIntegerType())
+    return std::nullopt;
+  constexpr int64_t Limit = int64_t(1) << 62;
+  for (const LinearBound *B : {&R->Lo, &R->Hi})
+    if (B->C > Limit || B->C < -Limit)
+      return std::nullopt;
+  // An unsigned value stays one: a bound that could go below zero is lost.
+  if (Ty->isUnsignedIntegerType() && !(R->Lo.W == 0 && R->Lo.C + Step >= 0))
+    return std::nullopt;
+  R->Lo.C += Step;
+  R->Hi.C += Step;
+  return R;
+}
+
 Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   Taint T = evalExpr(X, S);
   // Only a sequence has elements apart from its length: an element read
@@ -388,6 +404,19 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       break;
     case UO_Plus:
       break;
+    // The counter's state already holds the stepped value (each
+    // sub-expression is its own CFG element, transferred first): a prefix
+    // step reads it, a postfix one the value before.
+    case UO_PreInc:
+    case UO_PreDec:
+      T.ValueKey = 0;
+      break;
+    case UO_PostInc:
+    case UO_PostDec:
+      T.Range = steppedRange(T.Range, U->getSubExpr()->getType(),
+                             U->isIncrementOp() ? -1 : 1);
+      T.ValueKey = 0;
+      break;
     case UO_AddrOf:
       T = T.addressOf();
       break;
@@ -511,9 +540,9 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
     T.Range.reset();
     // An element of a broadcast's message, read by a constant index: the
     // same value on every member, named by the message.
-    if (Base.MessageKey && !T.depends())
-      if (auto I = evaluateInt(E, AS->getIdx()); I && !I->isNegative())
-        T.ValueKey = messageElementKey(Base.MessageKey, I->getExtValue());
+    if (!T.depends())
+      if (uint64_t Name = messageElementName(Base, AS->getIdx(), S))
+        T.ValueKey = Name;
     T.MessageKey = 0;
     return T;
   }

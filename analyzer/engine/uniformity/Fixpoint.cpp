@@ -29,6 +29,38 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   return Ctl;
 }
 
+Taint UniformityAnalysis::controlSinceDeclaration(const VarDecl *VD,
+                                                  const Taint &Ctl) {
+  if (!CurrentBlock || !Ctl.depends() || !isLocal(VD) || VD->isStaticLocal())
+    return Ctl;
+  if (!DeclBlocksBuilt) {
+    DeclBlocksBuilt = true;
+    for (const CFGBlock *B : R.Body->Facts->reversePostOrder())
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          if (const auto *DS = dyn_cast<DeclStmt>(CS->getStmt()))
+            for (const Decl *D : DS->decls())
+              if (const auto *V = dyn_cast<VarDecl>(D))
+                DeclBlocks[V] = B;
+  }
+  auto Home = DeclBlocks.find(VD);
+  if (Home == DeclBlocks.end())
+    return Ctl;
+  // Every path to this write passed the declaration: the branches that
+  // decide whether the declaration runs decide nothing about which value
+  // the variable holds (`size_t i = 1; ... ++i;` in rank 0's arm).
+  const auto &Deps = R.Body->liveControlDependencies(Home->second);
+  llvm::SmallVector<const CFGBlock *, 8> Around(Deps.begin(), Deps.end());
+  Taint Since;
+  Since.UniformContent = true;
+  for (const CFGBlock *Dep : R.Body->liveControlDependencies(CurrentBlock))
+    if (!llvm::is_contained(Around, Dep))
+      if (auto It = R.Body->BranchTaint.find(Dep);
+          It != R.Body->BranchTaint.end())
+        Since.addControl(It->second);
+  return Since;
+}
+
 namespace {
 /// Is the edge From -> To taken only when the world has one rank: From
 /// branches on the world size compared with 1 (`size == 1`, `size < 2`,
@@ -115,6 +147,7 @@ struct UniformityProblem {
   }
   void transfer(const CFGBlock *B, VarState &S) {
     Reached.insert(B);
+    U.enterBlock(B);
     for (const CFGElement &El : *B)
       U.transfer(El, S, Ctl[B]);
   }
@@ -210,6 +243,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.Body->AllPoints.clear();
     for (const CFGBlock *B : RPO) {
       VarState S = R.Body->In[B];
+      enterBlock(B);
       for (const CFGElement &El : *B)
         transfer(El, S, Ctl[B]);
       mergePathStatesInto(R.Body->AllPoints, S);
@@ -271,6 +305,7 @@ VarState UniformityAnalysis::stateBefore(const CFGBlock *B,
   unsigned Stamp = P.growthStamp();
   std::vector<VarState> Fresh; // Checkpoints past the saved ones.
   Taint Ctl = controlTaint(B);
+  enterBlock(B);
   for (size_t I = From; I < Stop; ++I) {
     transfer((*B)[I], S, Ctl);
     if (Cacheable && (I + 1) % kReplayStride == 0 &&

@@ -652,10 +652,15 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                 T.UniformContent = true;
               }
             }
-        T.addControl(Ctl);
+        // A known value a declaration gives is the same on every path that
+        // reaches a use (each passes the declaration): the branches around
+        // it decide nothing (`size_t i = 1;` in rank 0's arm).
+        if (!T.knownValue() || VD->isStaticLocal())
+          T.addControl(Ctl);
         assignVar(VD, T, S, true);
         if (const Expr *Init = VD->getInit())
           assignFields(VD, Init, S, Ctl);
+        noteInitializerCopies(VD, S);
       }
     return;
   }
@@ -668,7 +673,10 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         T.Range.reset();
         T.ValueKey = 0;
       }
-      T.addControl(Ctl);
+      const auto *Target = dyn_cast<DeclRefExpr>(strip(B->getLHS()));
+      const auto *TargetVar =
+          Target ? dyn_cast<VarDecl>(Target->getDecl()) : nullptr;
+      T.addControl(TargetVar ? controlSinceDeclaration(TargetVar, Ctl) : Ctl);
       ElementEntries Kept = elementEntries(B->getLHS(), S);
       assignLValue(B->getLHS(), T, S, !B->isCompoundAssignmentOp());
       if (!B->isCompoundAssignmentOp())
@@ -689,8 +697,17 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
   if (const auto *U = dyn_cast<UnaryOperator>(St)) {
     if (U->isIncrementDecrementOp()) {
       Taint T = eval(U->getSubExpr(), S);
-      T.Range.reset();
-      T.addControl(Ctl);
+      // A counter keeps a known value one step on (`n = sizes[i++]`); the
+      // value it held is no longer what it names.
+      T.Range = steppedRange(T.Range, U->getSubExpr()->getType(),
+                             U->isIncrementOp() ? 1 : -1);
+      T.ValueKey = T.RootKey = 0;
+      T.RootRank = -1;
+      T.IsRank = false;
+      const auto *Counter = dyn_cast<DeclRefExpr>(strip(U->getSubExpr()));
+      const auto *CounterVar =
+          Counter ? dyn_cast<VarDecl>(Counter->getDecl()) : nullptr;
+      T.addControl(CounterVar ? controlSinceDeclaration(CounterVar, Ctl) : Ctl);
       assignLValue(U->getSubExpr(), T, S, true);
     }
     return;

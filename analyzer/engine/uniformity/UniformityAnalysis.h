@@ -29,6 +29,10 @@ std::pair<const clang::Expr *, llvm::ArrayRef<const clang::Expr *>>
 splitCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
 
 /// The name of the uniform value Value computes (Taint::ValueKey), or 0.
+/// The range of an integer of type Ty moved by Step (`++i`, `i--`); none
+/// where that may overflow or an unsigned value may wrap.
+std::optional<IntRange> steppedRange(std::optional<IntRange> R,
+                                     clang::QualType Ty, int Step);
 uint64_t valueKeyOf(const clang::Expr *Value, const Taint &T,
                     const clang::ASTContext &Ctx);
 
@@ -45,6 +49,12 @@ public:
   /// skipped unless asked for: code after `if (err) exit(1)` runs on every
   /// rank that is still alive.
   Taint controlTaint(const clang::CFGBlock *B, bool WithFailStopGuards = false);
+  /// The block whose elements transfer() is given next.
+  void enterBlock(const clang::CFGBlock *B) { CurrentBlock = B; }
+  /// Of Ctl (the current block's control), what the branches taken since
+  /// VD's declaration give: those around the declaration hold on every
+  /// path where VD exists.
+  Taint controlSinceDeclaration(const clang::VarDecl *VD, const Taint &Ctl);
   /// The fixpoint: rounds of the data-flow under the control taint of the
   /// previous round's branches until those stop changing.
   void run();
@@ -230,9 +240,11 @@ private:
   bool ControlVaries = false;
 
   // Broadcast messages (Broadcasts.cpp).
-  /// The name of the message Call (a broadcast) carries, or 0 when another
-  /// broadcast of its signature may run on the same path.
+  /// The name of the message Call (a broadcast) carries, or 0 when paths
+  /// to it issue different numbers of broadcasts of its signature first.
   uint64_t broadcastKey(const clang::CallExpr *Call);
+  /// What a broadcast's arguments say of its message (0: not a broadcast).
+  uint64_t broadcastSignature(const clang::CallExpr *Call);
   void receiveBroadcast(const clang::CallExpr *Call, const api::ApiEntry &Row,
                         VarState &S);
   /// `B[8] = n_cases`: the element entry remembers the variable it copies;
@@ -241,9 +253,16 @@ private:
   ElementEntries elementEntries(const clang::Expr *LHS, const VarState &S);
   void noteElementCopy(const clang::BinaryOperator *Assign, VarState &S,
                        const ElementEntries &Kept);
+  /// The name of the element of Buffer's broadcast message read at Index
+  /// (a constant, or a counter the data-flow knows), or 0.
+  uint64_t messageElementName(const Taint &Buffer, const clang::Expr *Index,
+                              const VarState &S);
+  /// `int info[] = {n, m}`: element I copies the I-th variable listed.
+  void noteInitializerCopies(const clang::VarDecl *Buffer, VarState &S);
   /// VD was written: elements that copied it hold an older value.
   void forgetCopiesOf(const clang::VarDecl *VD, VarState &S);
-  llvm::DenseMap<const clang::CallExpr *, uint64_t> BroadcastKeys;
+  llvm::DenseMap<const clang::CallExpr *, uint64_t> BroadcastKeys,
+      BroadcastSignatures;
   /// The range a range-for's reference variable is an element of: writes
   /// through it (`for (auto &g : grads) g = rank;`) write the range's
   /// contents.
@@ -251,6 +270,9 @@ private:
       RangeOfElement;
   void assignRangeElement(const clang::Expr *Range, Taint T, VarState &S);
   bool CopiesIntoElements = false;
+  const clang::CFGBlock *CurrentBlock = nullptr;
+  llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
+  bool DeclBlocksBuilt = false;
   bool isLocal(const clang::VarDecl *VD) const {
     return VD->hasLocalStorage() && owningFunction(VD) == FD;
   }
