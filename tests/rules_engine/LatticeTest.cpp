@@ -43,7 +43,9 @@ std::vector<Taint> generatedValues() {
   const std::pair<uint64_t, int64_t> RootKeys[] = {{0, -1}, {31, 0}, {31, 1}};
   static const char CopySource = 0;
   const auto *Copied = reinterpret_cast<const clang::VarDecl *>(&CopySource);
-  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2, 3, 3, 3, 2};
+  const auto *CopiedField =
+      reinterpret_cast<const clang::FieldDecl *>(&CopySource);
+  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2, 3, 3, 3, 3};
   uint64_t Product = 1;
   for (uint64_t R : Radix)
     Product *= R;
@@ -77,7 +79,8 @@ std::vector<Taint> generatedValues() {
     T.MessageKey = MessageKeys[D[14]];
     T.RootKey = RootKeys[D[15]].first;
     T.RootRank = RootKeys[D[15]].second;
-    T.CopyOf = D[16] ? Copied : nullptr;
+    T.CopyOf = D[16] == 1 ? Copied : nullptr;
+    T.CopyOfField = D[16] == 2 ? CopiedField : nullptr;
     // Some of the parameters reach the elements only (a subset of Params).
     T.ElementParams =
         (D[16] ? T.Params & 0b100 : 0) | (D[3] ? T.Params & 0b011 : 0);
@@ -105,6 +108,10 @@ bool wellFormed(const Taint &T) {
     return false;
   if (T.ShapePending && ((!T.Vary && !T.PendingVary) || !T.ShapeKey))
     return false;
+  // A known shape assigned under a varying branch is compared where the
+  // paths meet (addControl marks both).
+  if (T.PendingVary && T.ShapeKey && !T.ShapePending)
+    return false;
   return true;
 }
 
@@ -119,6 +126,8 @@ std::vector<Taint> wellFormedValues() {
     }
     if (!T.Vary || !T.ShapeKey)
       T.ShapePending = false;
+    if (T.PendingVary && T.ShapeKey)
+      T.ShapePending = true;
     Out.push_back(T);
   }
   // Pending single values, as addControl makes them.
@@ -180,6 +189,7 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
   EXPECT_TRUE(Takes([](const Taint &T) { return T.MessageKey == 57; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.RootRank == 1; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.CopyOf != nullptr; }));
+  EXPECT_TRUE(Takes([](const Taint &T) { return T.CopyOfField != nullptr; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.knownValue() && T.ValueKey; }));
   auto Merged = wellFormedValues();
   EXPECT_GT(std::count_if(Merged.begin(), Merged.end(),

@@ -19,6 +19,7 @@
 #include <optional>
 
 namespace clang {
+class FieldDecl;
 class VarDecl;
 } // namespace clang
 
@@ -116,6 +117,8 @@ struct Taint {
   /// An element entry of the state only (StateKey::element): the local
   /// variable whose value the element was last given (`B[8] = n_cases`).
   const clang::VarDecl *CopyOf = nullptr;
+  /// The same for a field of the object a method runs on (`B[8] = n_`).
+  const clang::FieldDecl *CopyOfField = nullptr;
   /// Implicit flow not decided yet: a known single value (or a tensor of a
   /// known shape) was assigned under a branch that may differ between
   /// ranks. It varies only if the paths that meet later leave different
@@ -228,6 +231,8 @@ struct Taint {
     }
     if (CopyOf != O.CopyOf)
       CopyOf = nullptr;
+    if (CopyOfField != O.CopyOfField)
+      CopyOfField = nullptr;
     if (O.PendingVary && !PendingVary)
       PendingOrigin = O.PendingOrigin;
     PendingVary = PendingVary || O.PendingVary;
@@ -291,8 +296,9 @@ struct Taint {
            ShapeKey == O.ShapeKey && ValueKey == O.ValueKey &&
            MessageKey == O.MessageKey && RootKey == O.RootKey &&
            RootRank == O.RootRank && CopyOf == O.CopyOf &&
-           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
-           ShapePending == O.ShapePending && IsRank == O.IsRank;
+           CopyOfField == O.CopyOfField && PendingVary == O.PendingVary &&
+           PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
+           IsRank == O.IsRank;
   }
 
   /// The pending implicit flow becomes real: the value differs where the

@@ -80,6 +80,21 @@ bool TuFacts::noteFieldAgreed(const FieldDecl *F) {
   return AgreedFields.insert(F).second && grew();
 }
 
+bool TuFacts::noteFieldVaryWriter(const FieldDecl *F,
+                                  const clang::FunctionDecl *Writer) {
+  return FieldVaryWriters[F].insert(Writer).second && grew();
+}
+
+bool TuFacts::noteConstructionAgreement(const FieldDecl *F, bool Agreed) {
+  auto [It, First] = ConstructionAgreed.try_emplace(F, Agreed);
+  if (First)
+    return grew();
+  if (!It->second || Agreed)
+    return false;
+  It->second = false;
+  return grew();
+}
+
 bool TuFacts::noteFieldValue(const FieldDecl *F, const Taint &T) {
   bool Grew = joinIsRank(FieldIsRank, F, T.IsRank);
   return joinRange(F, T.Range) || Grew;
@@ -109,6 +124,12 @@ bool TuFacts::join(const TuFacts &O) {
     Grew |= joinVary(FieldPendingVary, Key, T);
   for (const void *Key : O.AgreedFields)
     Grew |= AgreedFields.insert(Key).second && grew();
+  for (const auto &[Key, Writers] : O.FieldVaryWriters)
+    for (const void *W : Writers)
+      Grew |= FieldVaryWriters[Key].insert(W).second && grew();
+  for (const auto &[Key, Agreed] : O.ConstructionAgreed)
+    Grew |=
+        noteConstructionAgreement(static_cast<const FieldDecl *>(Key), Agreed);
   for (const auto &[Key, IsRank] : O.GlobalIsRank)
     Grew |= joinIsRank(GlobalIsRank, Key, IsRank);
   for (const auto &[Key, IsRank] : O.FieldIsRank)
@@ -141,7 +162,15 @@ bool TuFacts::globalIsRank(const VarDecl *VD) const {
   return It != GlobalIsRank.end() && It->second;
 }
 
-const Taint *TuFacts::fieldVary(const FieldDecl *F) const {
+const Taint *TuFacts::fieldVary(const FieldDecl *F,
+                                const clang::FunctionDecl *Reader) const {
+  if (Reader)
+    if (auto Agreed = ConstructionAgreed.find(F);
+        Agreed != ConstructionAgreed.end() && Agreed->second) {
+      auto Writers = FieldVaryWriters.find(F);
+      if (Writers == FieldVaryWriters.end() || !Writers->second.count(Reader))
+        return nullptr;
+    }
   if (auto It = FieldVary.find(F); It != FieldVary.end())
     return &It->second;
   auto It = FieldPendingVary.find(F);
@@ -196,7 +225,18 @@ bool TuFacts::operator==(const TuFacts &O) const {
     }
     return true;
   };
+  if (FieldVaryWriters.size() != O.FieldVaryWriters.size())
+    return false;
+  for (const auto &[Key, Writers] : FieldVaryWriters) {
+    auto It = O.FieldVaryWriters.find(Key);
+    if (It == O.FieldVaryWriters.end() || It->second.size() != Writers.size())
+      return false;
+    for (const void *W : Writers)
+      if (!It->second.count(W))
+        return false;
+  }
   if (!SameValues(GlobalIsRank, O.GlobalIsRank) ||
+      !SameValues(ConstructionAgreed, O.ConstructionAgreed) ||
       !SameValues(FieldIsRank, O.FieldIsRank) ||
       !SameValues(FieldRange, O.FieldRange) ||
       !SameValues(SubCommFields, O.SubCommFields) ||

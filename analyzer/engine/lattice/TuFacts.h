@@ -29,6 +29,7 @@
 
 namespace clang {
 class FieldDecl;
+class FunctionDecl;
 class VarDecl;
 } // namespace clang
 
@@ -50,6 +51,14 @@ public:
   /// A collective writes field F (`MPI_Bcast(&cfg.every, ...)`, or its
   /// whole object): what one rank alone wrote there is agreed before reads.
   bool noteFieldAgreed(const clang::FieldDecl *F);
+  /// Writer wrote a value into F that differs between ranks (varying, or
+  /// named but written on some ranks only).
+  bool noteFieldVaryWriter(const clang::FieldDecl *F,
+                           const clang::FunctionDecl *Writer);
+  /// One of F's varying writers, a constructor of F's class, leaves F
+  /// agreed on every path to its end (Agreed), or a writer does not (then
+  /// never again: it falls once).
+  bool noteConstructionAgreement(const clang::FieldDecl *F, bool Agreed);
   /// A write of T, which no parameter reaches (the callers record what
   /// their arguments give it), into field F: its range and rank-ness.
   bool noteFieldValue(const clang::FieldDecl *F, const Taint &T);
@@ -69,8 +78,12 @@ public:
   /// Is every write of the global seen the rank itself?
   bool globalIsRank(const clang::VarDecl *VD) const;
   /// Why a field varies, when a varying write was seen (or a named value
-  /// written on some ranks only, into a field no collective writes).
-  const Taint *fieldVary(const clang::FieldDecl *F) const;
+  /// written on some ranks only, into a field no collective writes). Read
+  /// in Reader (not one of its writers): nothing, when every varying
+  /// writer is a constructor that agrees the field before it returns (the
+  /// root reads a file, then every rank stores what it broadcast).
+  const Taint *fieldVary(const clang::FieldDecl *F,
+                         const clang::FunctionDecl *Reader = nullptr) const;
   /// The range of every value written into F; nullopt when unknown or when
   /// no write was seen.
   std::optional<IntRange> fieldRange(const clang::FieldDecl *F) const;
@@ -98,6 +111,10 @@ private:
 
   llvm::DenseMap<const void *, Taint> GlobalVary, FieldVary, FieldPendingVary;
   llvm::SmallPtrSet<const void *, 8> AgreedFields;
+  llvm::DenseMap<const void *, llvm::SmallPtrSet<const void *, 2>>
+      FieldVaryWriters;
+  /// Absent: no varying writer ended; false once one does not agree.
+  llvm::DenseMap<const void *, bool> ConstructionAgreed;
   llvm::DenseMap<const void *, bool> GlobalIsRank, FieldIsRank;
   /// Absent: no write seen; nullopt: unknown.
   llvm::DenseMap<const void *, std::optional<IntRange>> FieldRange;

@@ -40,6 +40,11 @@ struct StateKey {
     K.Index = I;
     return K;
   }
+  /// Field F of the object the function runs on (`this->F`), as this path
+  /// last wrote it.
+  static StateKey thisField(const clang::FieldDecl *F) {
+    return StateKey(nullptr, F);
+  }
   /// The mark of a path taken only in a world of one rank (no variable):
   /// every value read on it agrees (makeSingleRank).
   static StateKey oneRankWorld() {

@@ -50,6 +50,15 @@ uint64_t argumentPart(Engine &E, const Expr *X) {
   return 3; // Unknown: matches any argument of another broadcast.
 }
 
+/// The field of the object a method runs on that X reads (`n_`,
+/// `this->n_`), or null.
+const FieldDecl *objectField(const Expr *X) {
+  const auto *M = dyn_cast<MemberExpr>(X->IgnoreParenCasts());
+  if (!M || !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(M->getMemberDecl());
+}
+
 const Expr *argAt(const CallExpr *Call, int I) {
   return I >= 0 && I < (int)Call->getNumArgs() ? Call->getArg(I) : nullptr;
 }
@@ -164,10 +173,13 @@ void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
   // On the root, what was copied into the buffer's elements is what every
   // member now reads there.
   llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 8> Sent;
+  llvm::SmallVector<std::pair<const FieldDecl *, int64_t>, 8> SentFields;
   for (auto It = S.lower_bound(StateKey(Buffer));
        It != S.end() && It->first.Var == Buffer; ++It)
     if (It->first.Index >= 0 && It->second.CopyOf)
       Sent.push_back({It->second.CopyOf, It->first.Index});
+    else if (It->first.Index >= 0 && It->second.CopyOfField)
+      SentFields.push_back({It->second.CopyOfField, It->first.Index});
   forgetFieldsOf(S, Buffer);
   if (const auto *U = dyn_cast<UnaryOperator>(Stripped);
       U && U->getOpcode() == UO_AddrOf &&
@@ -182,6 +194,18 @@ void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
   B.MessageKey = Key;
   if (!Root)
     return;
+  // Where the root alone runs this broadcast, a field of the object it
+  // packed holds the message's element, as every member reads it: once
+  // the other ranks store what they read into the same field, the object
+  // agrees (`if (rank == 0) { all = {n_, m_}; Bcast(all) } else { Bcast(all);
+  // n_ = all[0]; m_ = all[1]; }`).
+  if (!SentFields.empty() && onlyRankRuns(Call, Root->getExtValue(), S))
+    for (const auto &[F, Index] : SentFields) {
+      Taint Sent;
+      Sent.UniformContent = true;
+      Sent.ValueKey = messageElementKey(Key, Index);
+      S[StateKey::thisField(F)] = Sent;
+    }
   for (const auto &[Var, Index] : Sent) {
     auto It = S.find(Var);
     if (It == S.end())
@@ -203,6 +227,44 @@ uint64_t UniformityAnalysis::messageElementName(const Taint &Buffer,
   else if (Taint T = eval(Index, S); T.singleValue() && T.Range->Lo.W == 0)
     I = T.Range->Lo.C;
   return I && *I >= 0 ? messageElementKey(Buffer.MessageKey, *I) : 0;
+}
+
+bool UniformityAnalysis::onlyRankRuns(const Stmt *S, int64_t Rank,
+                                      const VarState &Here) {
+  const ParentMap &Parents = R.Body->Facts->parents();
+  for (const Stmt *Child = S, *Up = Parents.getParent(S); Up;
+       Child = Up, Up = Parents.getParent(Up)) {
+    const auto *If = dyn_cast<IfStmt>(Up);
+    if (!If || Child == If->getCond() || Child == If->getInit() ||
+        Child == If->getConditionVariableDeclStmt())
+      continue;
+    bool Then = Child == If->getThen();
+    // `rank == R` on its true side, `rank != R` on its false side (`!rank`
+    // and `rank` too, for R = 0).
+    const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
+    bool Negated = false;
+    if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+        U && U->getOpcode() == UO_LNot) {
+      Cond = U->getSubExpr()->IgnoreParenImpCasts();
+      Negated = true;
+    }
+    std::optional<int64_t> Tested;
+    bool Equal = false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+        BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+      for (auto [Side, Other] : {std::pair(BO->getLHS(), BO->getRHS()),
+                                 std::pair(BO->getRHS(), BO->getLHS())})
+        if (eval(Side, Here).IsRank)
+          if (Taint V = eval(Other, Here); V.singleValue() && !V.Range->Lo.W)
+            Tested = V.Range->Lo.C;
+      Equal = BO->getOpcode() == BO_EQ;
+    } else if (eval(Cond, Here).IsRank) {
+      Tested = 0; // `if (rank)`: true where rank != 0.
+    }
+    if (Tested && *Tested == Rank && (Equal != Negated) == Then)
+      return true;
+  }
+  return false;
 }
 
 /// The local buffer an element write `B[i] = ...` writes into.
@@ -243,13 +305,21 @@ void UniformityAnalysis::noteElementCopy(const BinaryOperator *Assign,
   for (const auto &[Key, T] : Kept)
     if (Key.Index != Index->getExtValue())
       S.insert({Key, T});
-  const auto *Src = dyn_cast<DeclRefExpr>(Assign->getRHS()->IgnoreParenCasts());
-  const auto *Var = Src ? dyn_cast<VarDecl>(Src->getDecl()) : nullptr;
-  if (!Var || !isLocal(Var) || Var == Buffer)
-    return;
+  noteCopyInto(Buffer, Index->getExtValue(), Assign->getRHS(), S);
+}
+
+void UniformityAnalysis::noteCopyInto(const VarDecl *Buffer, int64_t Index,
+                                      const Expr *Value, VarState &S) {
   Taint Copy;
-  Copy.CopyOf = Var;
-  S[StateKey::element(Buffer, Index->getExtValue())] = Copy;
+  const auto *Src = dyn_cast<DeclRefExpr>(Value->IgnoreParenCasts());
+  const auto *Var = Src ? dyn_cast<VarDecl>(Src->getDecl()) : nullptr;
+  if (Var && isLocal(Var) && Var != Buffer)
+    Copy.CopyOf = Var;
+  else if (const FieldDecl *F = objectField(Value))
+    Copy.CopyOfField = F;
+  else
+    return;
+  S[StateKey::element(Buffer, Index)] = Copy;
   CopiesIntoElements = true;
 }
 
@@ -273,17 +343,16 @@ void UniformityAnalysis::noteInitializerCopies(const VarDecl *Buffer,
           : nullptr;
   if (!List)
     return;
-  for (unsigned I = 0; I < List->getNumInits(); ++I) {
-    const auto *Src =
-        dyn_cast<DeclRefExpr>(List->getInit(I)->IgnoreParenCasts());
-    const auto *Var = Src ? dyn_cast<VarDecl>(Src->getDecl()) : nullptr;
-    if (!Var || !isLocal(Var) || Var == Buffer)
-      continue;
-    Taint Copy;
-    Copy.CopyOf = Var;
-    S[StateKey::element(Buffer, I)] = Copy;
-    CopiesIntoElements = true;
-  }
+  for (unsigned I = 0; I < List->getNumInits(); ++I)
+    noteCopyInto(Buffer, I, List->getInit(I), S);
+}
+
+void UniformityAnalysis::forgetCopiesOfField(const FieldDecl *F, VarState &S) {
+  if (!CopiesIntoElements)
+    return;
+  for (auto It = S.begin(); It != S.end();)
+    It = It->first.Index >= 0 && It->second.CopyOfField == F ? S.erase(It)
+                                                             : std::next(It);
 }
 
 void UniformityAnalysis::forgetCopiesOf(const VarDecl *VD, VarState &S) {

@@ -500,6 +500,23 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
       collectVarRefs(Receiver, Given);
     for (const VarDecl *VD : Given)
       forgetFieldsOf(S, VD);
+    // A method of the object, or a call given the object: its fields may
+    // change.
+    auto GivesThis = [&](const Expr *X) {
+      X = X ? strip(X)->IgnoreParenImpCasts() : nullptr;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(X);
+          U && U->getOpcode() == UO_Deref)
+        X = U->getSubExpr()->IgnoreParenImpCasts();
+      return isa_and_nonnull<CXXThisExpr>(X);
+    };
+    bool ThisGiven = Receiver && !isAccessor(Callee) && GivesThis(Receiver);
+    for (unsigned I = 0; I < Args.size() && !ThisGiven; ++I)
+      ThisGiven = !readOnlyArgument(Callee, I, Args[I]) && GivesThis(Args[I]);
+    if (ThisGiven)
+      noteObjectEscape(S);
+    if (ThisGiven)
+      for (auto It = S.begin(); It != S.end();)
+        It = !It->first.Var && It->first.Field ? S.erase(It) : std::next(It);
   }
 
   // What the rows' roles write through arguments (engine/model/ApiModel).

@@ -371,12 +371,15 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       T.PointeeOnly = false; // Reads the object, not the pointer.
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       // Agreed on this path since its last write (VarState.h).
+      if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+        if (auto Own = S.find(StateKey::thisField(F)); Own != S.end())
+          return Own->second;
       if (const VarDecl *Base = fieldBase(M)) {
         auto Agreed = S.find(StateKey(Base, F));
         if (Agreed != S.end())
           return Agreed->second;
       }
-      if (const Taint *FT = P.Tu.fieldVary(F))
+      if (const Taint *FT = P.Tu.fieldVary(F, FD))
         T.join(*FT);
       // The field's range over every write in the TU, if all agree.
       T.Range.reset();

@@ -61,6 +61,43 @@ Taint UniformityAnalysis::controlSinceDeclaration(const VarDecl *VD,
   return Since;
 }
 
+void UniformityAnalysis::noteObjectEscape(const VarState &S) {
+  if (!CountingEscapes || !CurrentBlock)
+    return;
+  Escape &X = Escapes.emplace_back();
+  for (const auto &[Key, T] : S)
+    if (!Key.Var && Key.Field && Key.Index == -1 && !T.Vary && !T.PendingVary &&
+        !T.PendingParams && !T.Params)
+      X.Agreed.insert(Key.Field);
+  X.WrittenBefore.insert(VaryWrittenFields.begin(), VaryWrittenFields.end());
+  // In a cycle: a later block's write may reach it.
+  llvm::SmallVector<const CFGBlock *, 16> Work(CurrentBlock->succ_begin(),
+                                               CurrentBlock->succ_end());
+  llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
+  while (!Work.empty() && !X.InLoop) {
+    const CFGBlock *B = Work.pop_back_val();
+    if (!B || !Seen.insert(B).second)
+      continue;
+    X.InLoop = B == CurrentBlock;
+    Work.append(B->succ_begin(), B->succ_end());
+  }
+}
+
+void UniformityAnalysis::noteConstructionAgreement(const VarState &End) {
+  if (ObjectVaries)
+    return;
+  noteObjectEscape(End);
+  const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(FD);
+  for (const FieldDecl *F : VaryWrittenFields) {
+    bool Agreed =
+        Ctor && F->getParent() == Ctor->getParent() &&
+        llvm::all_of(Escapes, [&](const Escape &X) {
+          return X.Agreed.count(F) || (!X.InLoop && !X.WrittenBefore.count(F));
+        });
+    P.Tu.noteConstructionAgreement(F, Agreed);
+  }
+}
+
 namespace {
 /// Is the edge From -> To taken only when the world has one rank: From
 /// branches on the world size compared with 1 (`size == 1`, `size < 2`,
@@ -241,13 +278,30 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.ReturnFields.clear();
     R.ReturnFieldsUnknown = false;
     R.Body->AllPoints.clear();
+    VaryWrittenFields.clear();
+    Escapes.clear();
+    CountingEscapes = true;
+    const CFGBlock *Exit = &R.Body->Facts->cfg().getExit();
+    std::optional<VarState> Returned;
     for (const CFGBlock *B : RPO) {
       VarState S = R.Body->In[B];
       enterBlock(B);
       for (const CFGElement &El : *B)
         transfer(El, S, Ctl[B]);
       mergePathStatesInto(R.Body->AllPoints, S);
+      // Where the function returns: the paths into its exit that do not
+      // end the job (`exit(1)` after a failed parse also leads there).
+      if (B != Exit && !R.Body->Doomed.count(B) &&
+          llvm::is_contained(B->succs(), Exit)) {
+        if (Returned)
+          mergePathStatesInto(*Returned, S);
+        else
+          Returned = S;
+      }
     }
+    if (Returned)
+      noteConstructionAgreement(*Returned);
+    CountingEscapes = false;
     bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)
       for (auto &[B, T] : NewBranch) {

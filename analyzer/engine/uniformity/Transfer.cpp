@@ -86,12 +86,18 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     L = strip(U->getSubExpr());
   if (const auto *M = dyn_cast<MemberExpr>(L)) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (F)
+    if (F) {
       forgetField(S, F);
+      forgetCopiesOfField(F, S);
+    }
     if (F && isTaughtDecl(E, F)) {
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
       noteFieldWrite(F, T);
+      // A field of the object the method runs on: what this path wrote
+      // there, while it agrees (read back before the TU-wide facts).
+      if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+        noteOwnFieldWrite(F, T, S);
       // `MPI_Comm_rank(comm, &c_info->w_rank)`: on this path the field is
       // the rank, whatever other functions store there (a reset to -1 at
       // the end): branches on it are decided per rank class.
@@ -263,6 +269,12 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
       const bool Storage = M != Target;
       if (!Storage)
         P.Tu.noteFieldAgreed(F);
+      if (!Storage && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())) {
+        Taint T;
+        T.UniformContent = true;
+        T.Params = Params;
+        S[StateKey::thisField(F)] = T;
+      }
       if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
         Taint T;
         T.UniformContent = true;
@@ -302,6 +314,16 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
   }
 }
 
+void UniformityAnalysis::noteOwnFieldWrite(const FieldDecl *F, const Taint &T,
+                                           VarState &S) {
+  // Only a value every rank holds alike (a constant, a named value, one a
+  // collective agreed): what the callers pass, or the rank, is read from
+  // the TU-wide facts as before (a field every construction gives the
+  // rank is the rank).
+  if (!T.Vary && !T.Params && !T.PendingParams && !T.IsRank)
+    S[StateKey::thisField(F)] = T;
+}
+
 void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
   const auto *RD = Base->getType().getNonReferenceType()->getAsRecordDecl();
   if (!RD || !RD->getDefinition())
@@ -328,6 +350,10 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
     T.PendingParams = 0;
   }
   P.Tu.noteFieldVaries(F, T);
+  if (T.Vary || T.PendingVary) {
+    P.Tu.noteFieldVaryWriter(F, FD);
+    VaryWrittenFields.insert(F);
+  }
   // A field's facts hold for the whole TU, with no merge point to compare
   // the arms' values at: a named value written under a branch that differs
   // between ranks (`if (rank == 0) cfg.every = 5;`) differs there, unless a
@@ -588,6 +614,8 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
       T.addControl(Ctl);
       if (isTaughtDecl(E, F) && !overwrittenInBody(FD, F))
         noteFieldWrite(F, T);
+      if (isTaughtDecl(E, F))
+        noteOwnFieldWrite(F, T, S);
       noteFieldCommunicatorWrite(F, CI->getInit());
     }
     return;

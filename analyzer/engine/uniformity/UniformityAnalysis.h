@@ -195,6 +195,9 @@ private:
   void markUniform(const clang::Expr *Buffer, VarState &S, uint64_t Params = 0);
   /// Every field of the struct Base holds agrees on this path.
   void markFieldsAgreed(const clang::VarDecl *Base, VarState &S);
+  /// `this->F = T` on this path: kept while it agrees (StateKey::thisField).
+  void noteOwnFieldWrite(const clang::FieldDecl *F, const Taint &T,
+                         VarState &S);
   /// The analysis as the API model's transfers see it (Calls.cpp).
   class ModelEnvAt;
   /// Records a write of user field F (TU-wide facts: may it vary, its
@@ -257,6 +260,16 @@ private:
   /// (a constant, or a counter the data-flow knows), or 0.
   uint64_t messageElementName(const Taint &Buffer, const clang::Expr *Index,
                               const VarState &S);
+  /// Element Index of Buffer now copies Value, when it is a local variable
+  /// or a field of the object the method runs on.
+  void noteCopyInto(const clang::VarDecl *Buffer, int64_t Index,
+                    const clang::Expr *Value, VarState &S);
+  /// Does only rank Rank run S (inside `if (rank == Rank)`, or the else of
+  /// `if (rank != Rank)`), the rank read as the state Here holds it?
+  bool onlyRankRuns(const clang::Stmt *S, int64_t Rank, const VarState &Here);
+  /// Field F of the object was written: elements that copied it hold an
+  /// older value.
+  void forgetCopiesOfField(const clang::FieldDecl *F, VarState &S);
   /// `int info[] = {n, m}`: element I copies the I-th variable listed.
   void noteInitializerCopies(const clang::VarDecl *Buffer, VarState &S);
   /// VD was written: elements that copied it hold an older value.
@@ -271,6 +284,25 @@ private:
   void assignRangeElement(const clang::Expr *Range, Taint T, VarState &S);
   bool CopiesIntoElements = false;
   const clang::CFGBlock *CurrentBlock = nullptr;
+  /// Fields this function writes values into that differ between ranks.
+  llvm::SmallPtrSet<const clang::FieldDecl *, 4> VaryWrittenFields;
+  /// Tells the TU whether each of them holds an agreed value wherever the
+  /// object can be seen from outside this function -- where it returns and
+  /// where it calls a method of the object or hands it to a call -- when it
+  /// is a constructor of the field's class (End: the state where it
+  /// returns).
+  void noteConstructionAgreement(const VarState &End);
+  /// A point where the object escapes (S: the state there), counted in the
+  /// last replay of the function only.
+  void noteObjectEscape(const VarState &S);
+  bool CountingEscapes = false;
+  struct Escape {
+    /// Fields agreed there, and those written rank-dependent values before
+    /// it in the replay's order (an escape in a loop may follow any write).
+    llvm::SmallPtrSet<const clang::FieldDecl *, 8> Agreed, WrittenBefore;
+    bool InLoop = false;
+  };
+  std::vector<Escape> Escapes;
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlocks;
   bool DeclBlocksBuilt = false;
   bool isLocal(const clang::VarDecl *VD) const {

@@ -1,0 +1,2 @@
+// Stand-in for LAMMPS's generated style_reader.h (bench/realcode only): no
+// styles registered; the core files analyzed do not need them.
