@@ -347,20 +347,22 @@ void UniformityAnalysis::noteInitializerCopies(const VarDecl *Buffer,
     noteCopyInto(Buffer, I, List->getInit(I), S);
 }
 
-void UniformityAnalysis::forgetCopiesOfField(const FieldDecl *F, VarState &S) {
-  if (!CopiesIntoElements)
-    return;
+/// Erases the element entries that copied what Copied names.
+static void forgetCopies(VarState &S,
+                         llvm::function_ref<bool(const Taint &)> Copied) {
   for (auto It = S.begin(); It != S.end();)
-    It = It->first.Index >= 0 && It->second.CopyOfField == F ? S.erase(It)
-                                                             : std::next(It);
+    It = It->first.Index >= 0 && Copied(It->second) ? S.erase(It)
+                                                    : std::next(It);
+}
+
+void UniformityAnalysis::forgetCopiesOfField(const FieldDecl *F, VarState &S) {
+  if (CopiesIntoElements)
+    forgetCopies(S, [&](const Taint &T) { return T.CopyOfField == F; });
 }
 
 void UniformityAnalysis::forgetCopiesOf(const VarDecl *VD, VarState &S) {
-  if (!CopiesIntoElements)
-    return;
-  for (auto It = S.begin(); It != S.end();)
-    It = It->first.Index >= 0 && It->second.CopyOf == VD ? S.erase(It)
-                                                         : std::next(It);
+  if (CopiesIntoElements)
+    forgetCopies(S, [&](const Taint &T) { return T.CopyOf == VD; });
 }
 
 } // namespace distlint
