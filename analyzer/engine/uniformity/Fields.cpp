@@ -1,11 +1,11 @@
-//===- Fields.cpp - Structs given a value field by field
-//-------------------===//
+//===- Fields.cpp - What the data-flow knows of fields -------------------===//
 //
 // `Shard s = {rank * n, n};` or `Shard s = shardOf(n, rank);` gives each
 // field of s its own value: a rank-dependent offset beside a uniform size.
 // The path records them as field entries of s (VarState.h), and a function
 // that returns such a struct summarizes its fields, so that its callers'
-// copies keep them apart.
+// copies keep them apart. A collective agrees a field on the path; every
+// write of a field joins the TU's facts of it.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/uniformity/UniformityAnalysis.h"
@@ -160,6 +160,138 @@ void UniformityAnalysis::noteReturnedFields(const Expr *Value,
     else
       Entry.second.reset();
   }
+}
+
+void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
+                                     uint64_t Params) {
+  // `MPI_Bcast(&params->n, ...)`: this path now knows the field agrees,
+  // whatever the TU-wide facts say of its other writes.
+  const Expr *Target = strip(Buffer);
+  if (const auto *U = dyn_cast<UnaryOperator>(Target);
+      U && U->getOpcode() == UO_AddrOf)
+    Target = strip(U->getSubExpr());
+  // The same of a container field's storage (`km.centroids.data()`,
+  // `&m.rows[0]`): its elements agree on this path; its length is what it was.
+  // The object that has the field keeps what it was (`m->grads` agreed says
+  // nothing of `m->local_rows`).
+  const VarDecl *FieldOwner = nullptr;
+  if (const auto *M = dyn_cast<MemberExpr>(storageOwner(Target)))
+    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
+      const bool Storage = M != Target;
+      if (!Storage)
+        P.Tu.noteFieldAgreed(F);
+      if (!Storage && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())) {
+        Taint T;
+        T.UniformContent = true;
+        T.Params = Params;
+        S[StateKey::thisField(F)] = T;
+      }
+      if (const VarDecl *Base = fieldBase(M); Base && Base->hasLocalStorage()) {
+        Taint T;
+        T.UniformContent = true;
+        T.Params = Params;
+        if (auto Old = S.find(StateKey(Base, F)); Storage && Old != S.end())
+          T.ShapeKey = Old->second.ShapeKey;
+        S[StateKey(Base, F)] = T;
+        FieldOwner = Base;
+      }
+    }
+  llvm::SmallVector<const VarDecl *, 4> Vars;
+  collectVarRefs(Buffer, Vars);
+  for (size_t I = 0; I < Vars.size(); ++I) {
+    auto A = P.Aliases.find(Vars[I]);
+    if (A != P.Aliases.end())
+      for (const VarDecl *V : A->second)
+        if (!llvm::is_contained(Vars, V))
+          Vars.push_back(V);
+  }
+  for (const VarDecl *VD : Vars) {
+    if (!VD->hasLocalStorage() || VD == FieldOwner)
+      continue;
+    // The collective agrees on the contents; the shape is what it was.
+    Taint T;
+    T.UniformContent = true;
+    T.Params = Params;
+    auto Old = S.find(VD);
+    if (Old != S.end())
+      T.ShapeKey = Old->second.ShapeKey;
+    S[VD] = T;
+    // A whole struct received (`MPI_Bcast(&cfg, sizeof cfg, MPI_BYTE, ...)`):
+    // every field of it agrees on this path, whatever other writes of those
+    // fields elsewhere say.
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Target);
+        DR && DR->getDecl() == VD)
+      markFieldsAgreed(VD, S);
+  }
+}
+
+void UniformityAnalysis::noteOwnFieldWrite(const FieldDecl *F, const Taint &T,
+                                           VarState &S) {
+  // Only a value every rank holds alike (a constant, a named value, one a
+  // collective agreed): what the callers pass, or the rank, is read from
+  // the TU-wide facts as before (a field every construction gives the
+  // rank is the rank).
+  if (!T.Vary && !T.Params && !T.PendingParams && !T.IsRank)
+    S[StateKey::thisField(F)] = T;
+}
+
+void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
+  const auto *RD = Base->getType().getNonReferenceType()->getAsRecordDecl();
+  if (!RD || !RD->getDefinition())
+    return;
+  Taint T;
+  T.UniformContent = true;
+  for (const FieldDecl *F : RD->getDefinition()->fields()) {
+    P.Tu.noteFieldAgreed(F);
+    S[StateKey(Base, F)] = T;
+  }
+}
+
+void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
+                                        const Taint &Written) {
+  if (ObjectVaries)
+    return; // A question about one method, not what the program writes.
+  // Nor a merge point to settle a write under a branch on the parameters
+  // at (`for (int t : tokens) params_[t % 4].used = true;`): whether it
+  // happens is the callers' arguments' to decide, as its value would be.
+  Taint T = Written;
+  if (T.PendingParams) {
+    T.Params |= T.PendingParams;
+    T.ElementParams &= ~T.PendingParams;
+    T.PendingParams = 0;
+  }
+  P.Tu.noteFieldVaries(F, T);
+  if (T.Vary || T.PendingVary) {
+    P.Tu.noteFieldVaryWriter(F, FD);
+    VaryWrittenFields.insert(F);
+  }
+  // A field's facts hold for the whole TU, with no merge point to compare
+  // the arms' values at: a named value written under a branch that differs
+  // between ranks (`if (rank == 0) cfg.every = 5;`) differs there, unless a
+  // collective agrees on the field (TuFacts::fieldVary).
+  if (!T.Vary && T.PendingVary) {
+    Taint Settled = T;
+    Settled.ShapePending = false; // Nor a shape to compare it with.
+    Settled.settle();
+    P.Tu.noteFieldPendingVary(F, Settled);
+  }
+  if (T.Params) {
+    // The callers record the value their arguments give it.
+    auto It = R.ParamToField.find(F);
+    if (It != R.ParamToField.end()) {
+      It->second.Params |= T.Params;
+      It->second.ElementsOnly = It->second.ElementsOnly && T.ContentOnly;
+      return;
+    }
+    if (R.ParamToField.size() < P.Limits.ParamFieldWrites) {
+      R.ParamToField.insert({F, {T.Params, T.ContentOnly}});
+      return;
+    }
+    // Untracked from here on: the callers' arguments no longer reach F.
+    P.Limits.hit("parameter-field writes", FD->getQualifiedNameAsString());
+    return;
+  }
+  P.Tu.noteFieldValue(F, T);
 }
 
 } // namespace distlint
