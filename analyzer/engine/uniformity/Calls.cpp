@@ -509,10 +509,15 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         X = U->getSubExpr()->IgnoreParenImpCasts();
       return isa_and_nonnull<CXXThisExpr>(X);
     };
-    bool ThisGiven = Receiver && !isAccessor(Callee) && GivesThis(Receiver);
-    for (unsigned I = 0; I < Args.size() && !ThisGiven; ++I)
-      ThisGiven = !readOnlyArgument(Callee, I, Args[I]) && GivesThis(Args[I]);
-    if (ThisGiven)
+    // Any of them sees the object as it is here (an accessor too).
+    bool Seen = Receiver && GivesThis(Receiver);
+    bool ThisGiven = Seen && !isAccessor(Callee);
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (GivesThis(Args[I])) {
+        Seen = true;
+        ThisGiven |= !readOnlyArgument(Callee, I, Args[I]);
+      }
+    if (Seen)
       noteObjectEscape(S);
     if (ThisGiven)
       for (auto It = S.begin(); It != S.end();)
