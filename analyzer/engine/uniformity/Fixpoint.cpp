@@ -83,14 +83,15 @@ void UniformityAnalysis::noteObjectEscape(const VarState &S) {
   }
 }
 
-void UniformityAnalysis::noteConstructionAgreement(const VarState &End) {
+void UniformityAnalysis::noteConstructionAgreement(const VarState *End) {
   if (ObjectVaries)
     return;
-  noteObjectEscape(End);
+  if (End)
+    noteObjectEscape(*End);
   const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(FD);
   for (const FieldDecl *F : VaryWrittenFields) {
     bool Agreed =
-        Ctor && F->getParent() == Ctor->getParent() &&
+        Ctor && End && F->getParent() == Ctor->getParent() &&
         llvm::all_of(Escapes, [&](const Escape &X) {
           return X.Agreed.count(F) || (!X.InLoop && !X.WrittenBefore.count(F));
         });
@@ -280,7 +281,9 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.Body->AllPoints.clear();
     VaryWrittenFields.clear();
     Escapes.clear();
-    CountingEscapes = true;
+    // Only a constructor's escapes decide anything (noteConstructionAgreement).
+    const bool Constructor = isa_and_nonnull<CXXConstructorDecl>(FD);
+    CountingEscapes = Constructor;
     const CFGBlock *Exit = &R.Body->Facts->cfg().getExit();
     std::optional<VarState> Returned;
     for (const CFGBlock *B : RPO) {
@@ -291,7 +294,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
       mergePathStatesInto(R.Body->AllPoints, S);
       // Where the function returns: the paths into its exit that do not
       // end the job (`exit(1)` after a failed parse also leads there).
-      if (B != Exit && !R.Body->Doomed.count(B) &&
+      if (Constructor && B != Exit && !R.Body->Doomed.count(B) &&
           llvm::is_contained(B->succs(), Exit)) {
         if (Returned)
           mergePathStatesInto(*Returned, S);
@@ -299,8 +302,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
           Returned = S;
       }
     }
-    if (Returned)
-      noteConstructionAgreement(*Returned);
+    noteConstructionAgreement(Returned ? &*Returned : nullptr);
     CountingEscapes = false;
     bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)

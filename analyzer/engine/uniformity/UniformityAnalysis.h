@@ -290,8 +290,8 @@ private:
   /// object can be seen from outside this function -- where it returns and
   /// where it calls a method of the object or hands it to a call -- when it
   /// is a constructor of the field's class (End: the state where it
-  /// returns).
-  void noteConstructionAgreement(const VarState &End);
+  /// returns; null when it never does).
+  void noteConstructionAgreement(const VarState *End);
   /// A point where the object escapes (S: the state there), counted in the
   /// last replay of the function only.
   void noteObjectEscape(const VarState &S);
