@@ -159,6 +159,10 @@ struct FunctionResult {
     /// Every write stores one element (`secs_[stage] += s`): what the
     /// callers pass changes the contents, never the length.
     bool ElementsOnly = true;
+    /// Every write is into an object the function owns (a local struct it
+    /// fills and returns): a branch around the call decides nothing about
+    /// the callers' objects, which get the result by value.
+    bool OwnedObjectsOnly = true;
   };
   llvm::MapVector<const clang::FieldDecl *, ParamFieldWrite> ParamToField;
   bool Done = false;

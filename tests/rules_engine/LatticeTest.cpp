@@ -356,6 +356,26 @@ TEST(TaintLattice, ElementParamsAreThoseThatReachOnlyElementsEverywhere) {
     }
 }
 
+TEST(TaintLattice, ElementParamsGiveOnlyTheContents) {
+  // `std::vector<double> g(16); g[0] = start; return g;`: parameter 0
+  // reaches the elements only, parameter 1 (`g.resize(n)`) the length too.
+  Taint Result;
+  Result.Params = 0b11;
+  Result.ElementParams = 0b01;
+  Taint Rank =
+      Taint::varying(VaryKind::Rank, clang::SourceLocation(), "the rank");
+  Rank.IsRank = true;
+  Taint ByElement = Result.argumentTaint(0, Rank);
+  EXPECT_TRUE(ByElement.Vary);
+  EXPECT_TRUE(ByElement.ContentOnly);
+  EXPECT_FALSE(ByElement.IsRank);
+  EXPECT_FALSE(Result.argumentTaint(1, Rank).ContentOnly);
+  // Where the parameter's values also decide the shape, they win.
+  Result.ShapeParams = 0b01;
+  EXPECT_FALSE(Result.argumentTaint(0, Rank).ContentOnly);
+  EXPECT_FALSE(Result.argumentTaint(0, Taint()).Vary);
+}
+
 TEST(TaintLattice, ShapeParamsMakeAnArgumentsValuesItsShape) {
   // `(p.abs() > t).nonzero()` of parameter 1, joined with parameter 0.
   Taint Selected;

@@ -189,8 +189,16 @@ struct Taint {
   /// parameter Index: the argument's own taint, whole where the parameter's
   /// values decide the value's shape.
   Taint argumentTaint(unsigned Index, Taint Arg) const {
-    if (Index < 64 && (ShapeParams & (uint64_t(1) << Index)) && Arg.Vary)
+    const uint64_t Bit = Index < 64 ? uint64_t(1) << Index : 0;
+    if ((ShapeParams & Bit) && Arg.Vary) {
       Arg.ContentOnly = false;
+    } else if ((ElementParams & Bit) && Arg.Vary) {
+      // Only the elements of a sequence hold it (`g[i] = start + i` in a
+      // vector of a fixed length): the length is the summary's own.
+      Arg.ContentOnly = true;
+      Arg.IsRank = false;
+      Arg.Range.reset();
+    }
     return Arg;
   }
 

@@ -85,8 +85,8 @@ bool TuFacts::noteFieldVaryWriter(const FieldDecl *F,
   return FieldVaryWriters[F].insert(Writer).second && grew();
 }
 
-bool TuFacts::noteConstructionAgreement(const FieldDecl *F, bool Agreed) {
-  auto [It, First] = ConstructionAgreed.try_emplace(F, Agreed);
+bool TuFacts::noteWriterAgreement(const FieldDecl *F, bool Agreed) {
+  auto [It, First] = WriterAgreed.try_emplace(F, Agreed);
   if (First)
     return grew();
   if (!It->second || Agreed)
@@ -127,9 +127,8 @@ bool TuFacts::join(const TuFacts &O) {
   for (const auto &[Key, Writers] : O.FieldVaryWriters)
     for (const void *W : Writers)
       Grew |= FieldVaryWriters[Key].insert(W).second && grew();
-  for (const auto &[Key, Agreed] : O.ConstructionAgreed)
-    Grew |=
-        noteConstructionAgreement(static_cast<const FieldDecl *>(Key), Agreed);
+  for (const auto &[Key, Agreed] : O.WriterAgreed)
+    Grew |= noteWriterAgreement(static_cast<const FieldDecl *>(Key), Agreed);
   for (const auto &[Key, IsRank] : O.GlobalIsRank)
     Grew |= joinIsRank(GlobalIsRank, Key, IsRank);
   for (const auto &[Key, IsRank] : O.FieldIsRank)
@@ -165,8 +164,8 @@ bool TuFacts::globalIsRank(const VarDecl *VD) const {
 const Taint *TuFacts::fieldVary(const FieldDecl *F,
                                 const clang::FunctionDecl *Reader) const {
   if (Reader)
-    if (auto Agreed = ConstructionAgreed.find(F);
-        Agreed != ConstructionAgreed.end() && Agreed->second) {
+    if (auto Agreed = WriterAgreed.find(F);
+        Agreed != WriterAgreed.end() && Agreed->second) {
       auto Writers = FieldVaryWriters.find(F);
       if (Writers == FieldVaryWriters.end() || !Writers->second.count(Reader))
         return nullptr;
@@ -236,7 +235,7 @@ bool TuFacts::operator==(const TuFacts &O) const {
         return false;
   }
   if (!SameValues(GlobalIsRank, O.GlobalIsRank) ||
-      !SameValues(ConstructionAgreed, O.ConstructionAgreed) ||
+      !SameValues(WriterAgreed, O.WriterAgreed) ||
       !SameValues(FieldIsRank, O.FieldIsRank) ||
       !SameValues(FieldRange, O.FieldRange) ||
       !SameValues(SubCommFields, O.SubCommFields) ||

@@ -55,10 +55,10 @@ public:
   /// named but written on some ranks only).
   bool noteFieldVaryWriter(const clang::FieldDecl *F,
                            const clang::FunctionDecl *Writer);
-  /// One of F's varying writers, a constructor of F's class, leaves F
-  /// agreed on every path to its end (Agreed), or a writer does not (then
-  /// never again: it falls once).
-  bool noteConstructionAgreement(const clang::FieldDecl *F, bool Agreed);
+  /// One of F's varying writers, a method (a constructor included) of F's
+  /// class, leaves F agreed wherever the object can be seen from outside it
+  /// (Agreed), or a writer does not (then never again: it falls once).
+  bool noteWriterAgreement(const clang::FieldDecl *F, bool Agreed);
   /// A write of T, which no parameter reaches (the callers record what
   /// their arguments give it), into field F: its range and rank-ness.
   bool noteFieldValue(const clang::FieldDecl *F, const Taint &T);
@@ -114,7 +114,7 @@ private:
   llvm::DenseMap<const void *, llvm::SmallPtrSet<const void *, 2>>
       FieldVaryWriters;
   /// Absent: no varying writer ended; false once one does not agree.
-  llvm::DenseMap<const void *, bool> ConstructionAgreed;
+  llvm::DenseMap<const void *, bool> WriterAgreed;
   llvm::DenseMap<const void *, bool> GlobalIsRank, FieldIsRank;
   /// Absent: no write seen; nullopt: unknown.
   llvm::DenseMap<const void *, std::optional<IntRange>> FieldRange;

@@ -3,6 +3,7 @@
 #include "engine/ast/AstHelpers.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/model/ApiModel.h"
+#include "engine/objects/OwnFieldWrites.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -409,7 +410,10 @@ void UniformityAnalysis::noteParamFieldWrites(
       Joined->ContentOnly = true;
       Joined->IsRank = false;
     }
-    Joined->addControl(Ctl);
+    // Into the callee's own object (a struct it fills and returns): the
+    // branch around the call is the control of what the caller stores.
+    if (!Write.OwnedObjectsOnly)
+      Joined->addControl(Ctl);
     noteFieldWrite(Field, *Joined);
   }
 }
@@ -512,16 +516,26 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
     // Any of them sees the object as it is here (an accessor too).
     bool Seen = Receiver && GivesThis(Receiver);
     bool ThisGiven = Seen && !isAccessor(Callee);
+    bool ArgGivesThis = false;
     for (unsigned I = 0; I < Args.size(); ++I)
       if (GivesThis(Args[I])) {
         Seen = true;
-        ThisGiven |= !readOnlyArgument(Callee, I, Args[I]);
+        ArgGivesThis |= !readOnlyArgument(Callee, I, Args[I]);
       }
     if (Seen)
       noteObjectEscape(S);
-    if (ThisGiven)
+    if (ThisGiven || ArgGivesThis) {
+      // A method of the object changes what it writes, nothing else.
+      const FieldSet *MayWrite =
+          ArgGivesThis ? nullptr
+                       : fieldsMethodMayWrite(
+                             E, dyn_cast_or_null<CXXMethodDecl>(Callee));
       for (auto It = S.begin(); It != S.end();)
-        It = !It->first.Var && It->first.Field ? S.erase(It) : std::next(It);
+        It = !It->first.Var && It->first.Field &&
+                     (!MayWrite || MayWrite->count(It->first.Field))
+                 ? S.erase(It)
+                 : std::next(It);
+    }
   }
 
   // What the rows' roles write through arguments (engine/model/ApiModel).

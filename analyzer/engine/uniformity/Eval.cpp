@@ -582,7 +582,8 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       T.ContentOnly = true;
     }
     T.UniformContent = T.UniformContent && Elements.UniformContent;
-    T.ElementParams = Elements.Params & ~T.Params;
+    // A copy keeps what reached only the elements of what it copies.
+    T.ElementParams |= Elements.Params & ~T.Params;
     T.Params |= Elements.Params;
     if (Ctor->getNumArgs() == 0)
       T.UniformContent = !isTensorType(Ctor->getType());

@@ -248,7 +248,8 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
 }
 
 void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
-                                        const Taint &Written) {
+                                        const Taint &Written,
+                                        bool OwnedObject) {
   if (ObjectVaries)
     return; // A question about one method, not what the program writes.
   // Nor a merge point to settle a write under a branch on the parameters
@@ -281,10 +282,11 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
     if (It != R.ParamToField.end()) {
       It->second.Params |= T.Params;
       It->second.ElementsOnly = It->second.ElementsOnly && T.ContentOnly;
+      It->second.OwnedObjectsOnly = It->second.OwnedObjectsOnly && OwnedObject;
       return;
     }
     if (R.ParamToField.size() < P.Limits.ParamFieldWrites) {
-      R.ParamToField.insert({F, {T.Params, T.ContentOnly}});
+      R.ParamToField.insert({F, {T.Params, T.ContentOnly, OwnedObject}});
       return;
     }
     // Untracked from here on: the callers' arguments no longer reach F.

@@ -83,19 +83,26 @@ void UniformityAnalysis::noteObjectEscape(const VarState &S) {
   }
 }
 
-void UniformityAnalysis::noteConstructionAgreement(const VarState *End) {
+/// A method that runs on an object of its class (a constructor included;
+/// not a lambda's call operator, whose fields are its captures).
+static const CXXMethodDecl *ownObjectMethod(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  return MD && MD->isInstance() && !MD->getParent()->isLambda() ? MD : nullptr;
+}
+
+void UniformityAnalysis::noteWriterAgreement(const VarState *End) {
   if (ObjectVaries)
     return;
   if (End)
     noteObjectEscape(*End);
-  const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(FD);
+  const CXXMethodDecl *Method = ownObjectMethod(FD);
   for (const FieldDecl *F : VaryWrittenFields) {
     bool Agreed =
-        Ctor && End && F->getParent() == Ctor->getParent() &&
+        Method && End && F->getParent() == Method->getParent() &&
         llvm::all_of(Escapes, [&](const Escape &X) {
           return X.Agreed.count(F) || (!X.InLoop && !X.WrittenBefore.count(F));
         });
-    P.Tu.noteConstructionAgreement(F, Agreed);
+    P.Tu.noteWriterAgreement(F, Agreed);
   }
 }
 
@@ -281,9 +288,10 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.Body->AllPoints.clear();
     VaryWrittenFields.clear();
     Escapes.clear();
-    // Only a constructor's escapes decide anything (noteConstructionAgreement).
-    const bool Constructor = isa_and_nonnull<CXXConstructorDecl>(FD);
-    CountingEscapes = Constructor;
+    // Only the escapes of a method of the object decide anything
+    // (noteWriterAgreement).
+    const bool OwnObject = ownObjectMethod(FD);
+    CountingEscapes = OwnObject;
     const CFGBlock *Exit = &R.Body->Facts->cfg().getExit();
     std::optional<VarState> Returned;
     for (const CFGBlock *B : RPO) {
@@ -294,7 +302,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
       mergePathStatesInto(R.Body->AllPoints, S);
       // Where the function returns: the paths into its exit that do not
       // end the job (`exit(1)` after a failed parse also leads there).
-      if (Constructor && B != Exit && !R.Body->Doomed.count(B) &&
+      if (OwnObject && B != Exit && !R.Body->Doomed.count(B) &&
           llvm::is_contained(B->succs(), Exit)) {
         if (Returned)
           mergePathStatesInto(*Returned, S);
@@ -302,7 +310,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
           Returned = S;
       }
     }
-    noteConstructionAgreement(Returned ? &*Returned : nullptr);
+    noteWriterAgreement(Returned ? &*Returned : nullptr);
     CountingEscapes = false;
     bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)

@@ -93,7 +93,10 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     if (F && isTaughtDecl(E, F)) {
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
-      noteFieldWrite(F, T);
+      const VarDecl *Owner = M->isArrow() ? nullptr : fieldBase(M);
+      noteFieldWrite(F, T,
+                     Owner && isLocal(Owner) &&
+                         !Owner->getType()->isReferenceType());
       // A field of the object the method runs on: what this path wrote
       // there, while it agrees (read back before the TU-wide facts).
       if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
@@ -194,7 +197,10 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
           Elem.ContentOnly = true;
         Elem.IsRank = false;
       }
-      noteFieldWrite(F, Elem);
+      const VarDecl *Owner = M->isArrow() ? nullptr : fieldBase(M);
+      noteFieldWrite(F, Elem,
+                     Owner && isLocal(Owner) &&
+                         !Owner->getType()->isReferenceType());
       return;
     }
   }

@@ -202,7 +202,9 @@ private:
   class ModelEnvAt;
   /// Records a write of user field F (TU-wide facts: may it vary, its
   /// range, which parameters reach it).
-  void noteFieldWrite(const clang::FieldDecl *F, const Taint &T);
+  /// OwnedObject: the field of a local object of this function (by value).
+  void noteFieldWrite(const clang::FieldDecl *F, const Taint &T,
+                      bool OwnedObject = false);
   /// Return value of a user function called with these argument values,
   /// when an argument names a launcher variable; nullopt otherwise.
   std::optional<Taint>
@@ -289,9 +291,9 @@ private:
   /// Tells the TU whether each of them holds an agreed value wherever the
   /// object can be seen from outside this function -- where it returns and
   /// where it calls a method of the object or hands it to a call -- when it
-  /// is a constructor of the field's class (End: the state where it
-  /// returns; null when it never does).
-  void noteConstructionAgreement(const VarState *End);
+  /// is a method of the field's class, a constructor included (End: the
+  /// state where it returns; null when it never does).
+  void noteWriterAgreement(const VarState *End);
   /// A point where the object escapes (S: the state there), counted in the
   /// last replay of the function only.
   void noteObjectEscape(const VarState &S);

@@ -1,9 +1,10 @@
 // A reader object: next() has rank 0 read a record into the object's
 // buffer and broadcasts it, then calls parse(), which counts the record's
 // fields into another member. Every rank parses the same bytes, so the
-// loop main runs over the count runs alike everywhere. (The buffer is
-// agreed in next() and read in parse(): a field's facts are the whole TU's,
-// so parse() sees what rank 0 alone read -- see KNOWN_GAPS.txt.)
+// loop main runs over the count runs alike everywhere: every method that
+// writes the buffer a rank-dependent value (next() alone) has it agreed
+// wherever the object can be seen outside it (the call of parse(), its
+// return), so parse() and every other reader see one value.
 // run: mpi clean
 #include <mpi.h>
 
