@@ -168,14 +168,36 @@ public:
     const ValueDecl *Holder = holderOf(MC->getImplicitObjectArgument());
     if (!Holder || !memberTypedef(MC->getRecordDecl(), "value_type"))
       return true;
-    for (const Expr *Arg : MC->arguments())
-      if (const FunctionDecl *Target = callableTarget(Arg)) {
-        auto &List = P.Registered[Holder];
-        if (!llvm::is_contained(List, Target))
-          List.push_back(Target);
-        P.Registrations[Holder].push_back({Target, MC});
-      }
+    for (const Expr *Arg : MC->arguments()) {
+      if (const FunctionDecl *Target = callableTarget(Arg))
+        registerIn(Holder, Target, MC);
+      else if (const ParmVarDecl *PD = forwardedParam(Arg))
+        ParamHolders.push_back({PD, Holder});
+    }
     return true;
+  }
+  /// A callable handed to a function (`trainer.on_step([&](int s) {...})`):
+  /// registered where that function stores its parameter (finish()).
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CXXOperatorCallExpr>(Call) || !Call->getDirectCallee())
+      return true;
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (const FunctionDecl *Target = callableTarget(Call->getArg(I)))
+        HandedOver.push_back({Call, I, Target});
+    return true;
+  }
+  /// Registration helpers: a function that stores its callable parameter
+  /// in a container registers what each of its calls hands it, at that
+  /// call (the branch around the call decides which ranks register it).
+  void finish() {
+    for (const auto &[Call, Index, Target] : HandedOver) {
+      const FunctionDecl *Def = Call->getDirectCallee()->getDefinition();
+      if (!Def || Index >= Def->getNumParams())
+        continue;
+      for (const auto &[PD, Holder] : ParamHolders)
+        if (PD == Def->getParamDecl(Index))
+          registerIn(Holder, Target, Call);
+    }
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *R) {
     if (const ValueDecl *Holder = holderOf(R->getRangeInit()))
@@ -214,6 +236,34 @@ public:
 private:
   Engine &E;
   AnalysisManager &P;
+  struct HandOver {
+    const CallExpr *Call;
+    unsigned Index;
+    const FunctionDecl *Target;
+  };
+  std::vector<HandOver> HandedOver;
+  std::vector<std::pair<const ParmVarDecl *, const ValueDecl *>> ParamHolders;
+
+  void registerIn(const ValueDecl *Holder, const FunctionDecl *Target,
+                  const CallExpr *Site) {
+    auto &List = P.Registered[Holder];
+    if (!llvm::is_contained(List, Target))
+      List.push_back(Target);
+    P.Registrations[Holder].push_back({Target, Site});
+  }
+  /// The parameter of its function an argument passes on (`cb`,
+  /// `std::move(cb)`, `std::forward<F>(f)`), or null.
+  static const ParmVarDecl *forwardedParam(const Expr *X) {
+    X = strip(X);
+    if (const auto *C = dyn_cast<CallExpr>(X);
+        C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+        C->getDirectCallee()->isInStdNamespace() &&
+        (C->getDirectCallee()->getName() == "move" ||
+         C->getDirectCallee()->getName() == "forward"))
+      X = strip(C->getArg(0));
+    const auto *DR = dyn_cast<DeclRefExpr>(X);
+    return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  }
 
   static const ValueDecl *holderOf(const Expr *X) {
     X = X ? strip(X) : nullptr;
@@ -327,6 +377,7 @@ void AnalysisManager::collect() {
   for (Decl *D : E.Ctx.getTranslationUnitDecl()->decls())
     if (E.isUserCode(D))
       C.TraverseDecl(D);
+  C.finish();
   UserFunctions = std::move(C.Functions);
   collectTaught();
   // Globals initialized from rank sources.

@@ -177,6 +177,16 @@ const Taint *TuFacts::fieldVary(const FieldDecl *F,
                                                                : &It->second;
 }
 
+bool TuFacts::wholeAgreed(const FieldDecl *F,
+                          const clang::FunctionDecl *Reader) const {
+  auto Agreed = WriterAgreed.find(F);
+  if (!Reader || Agreed == WriterAgreed.end() || !Agreed->second)
+    return false;
+  auto Writers = FieldVaryWriters.find(F);
+  return Writers != FieldVaryWriters.end() && !Writers->second.empty() &&
+         !Writers->second.count(Reader);
+}
+
 std::optional<IntRange> TuFacts::fieldRange(const FieldDecl *F) const {
   auto It = FieldRange.find(F);
   return It == FieldRange.end() ? std::nullopt : It->second;

@@ -80,10 +80,17 @@ public:
   /// Why a field varies, when a varying write was seen (or a named value
   /// written on some ranks only, into a field no collective writes). Read
   /// in Reader (not one of its writers): nothing, when every varying
-  /// writer is a constructor that agrees the field before it returns (the
-  /// root reads a file, then every rank stores what it broadcast).
+  /// writer is a method of its class that agrees the field wherever the
+  /// object can be seen (the root reads a file, then every rank stores what
+  /// it broadcast).
   const Taint *fieldVary(const clang::FieldDecl *F,
                          const clang::FunctionDecl *Reader = nullptr) const;
+  /// Is member object F (`settings_`) agreed whole for Reader: it has
+  /// rank-dependent writers (of it, of its fields or through its methods),
+  /// each a method of F's class that agrees it wherever the object can be
+  /// seen, and Reader is none of them? Then every field read through it is.
+  bool wholeAgreed(const clang::FieldDecl *F,
+                   const clang::FunctionDecl *Reader) const;
   /// The range of every value written into F; nullopt when unknown or when
   /// no write was seen.
   std::optional<IntRange> fieldRange(const clang::FieldDecl *F) const;

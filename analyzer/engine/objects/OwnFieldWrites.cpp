@@ -24,7 +24,8 @@ bool isThis(const Expr *X) {
 }
 
 /// The field of the object a read-only use designates (`f_`, `f_.g`,
-/// `f_[i]`, `f_.size()` of a const method): null when it designates none.
+/// `f_[i]`, `f_.size()` of a const method, `return f_;`): null when it
+/// designates none.
 const MemberExpr *ownFieldRoot(const Expr *X) {
   while (X) {
     X = X->IgnoreParenImpCasts();
@@ -69,6 +70,12 @@ public:
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getCalleeDecl());
     if (MD && MD->isConst() && Call->getNumArgs() > 0)
       markRead(Call->getArg(0));
+    return true;
+  }
+  /// `return items_;` from a method that hands out a reference: access,
+  /// not a write (what the caller writes through it is its assignment).
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    markRead(Return->getRetValue());
     return true;
   }
   bool VisitMemberExpr(MemberExpr *ME) {

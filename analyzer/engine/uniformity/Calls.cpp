@@ -118,6 +118,12 @@ static bool readOnlyArgument(const FunctionDecl *Callee, unsigned I,
                                           : A->getType();
   if (I >= Callee->getNumParams() && !Callee->isVariadic())
     return false;
+  // What a printf-like function formats is only read (`printf("%s",
+  // cfg.tag)`); a scanf-like one writes through the same `...`.
+  if (I >= Callee->getNumParams())
+    for (const auto *Format : Callee->specific_attrs<FormatAttr>())
+      if (Format->getType()->getName().contains("printf"))
+        return true;
   if (T->isPointerType() || T->isReferenceType())
     return T->getPointeeType().isConstQualified();
   return !T->isRecordType() || T->getAsCXXRecordDecl() == nullptr ||
@@ -412,8 +418,17 @@ void UniformityAnalysis::noteParamFieldWrites(
     }
     // Into the callee's own object (a struct it fills and returns): the
     // branch around the call is the control of what the caller stores.
-    if (!Write.OwnedObjectsOnly)
+    // An agreed value stored only where the branch is taken differs there,
+    // unless a collective agrees on the field (as `if (rank == 0) cfg.n =
+    // v;` in the caller: TuFacts::fieldVary).
+    if (Write.OwnedObjectsOnly) {
+    } else if (Ctl.Vary && !Joined->Vary && !Joined->PendingVary) {
+      Joined->PendingVary = true;
+      Joined->PendingOrigin = Ctl.Origin;
+      Joined->PendingParams |= Ctl.Params;
+    } else {
       Joined->addControl(Ctl);
+    }
     noteFieldWrite(Field, *Joined);
   }
 }
@@ -480,6 +495,46 @@ void UniformityAnalysis::constructionEffects(const CXXConstructExpr *CE,
   }
 }
 
+void UniformityAnalysis::noteMethodUnderBranch(const CXXMethodDecl *Method,
+                                               const Expr *Receiver,
+                                               VarState &S, const Taint &Ctl) {
+  const FieldSet *MayWrite = fieldsMethodMayWrite(E, Method);
+  if (!MayWrite)
+    return;
+  // Whatever the method stores, only the ranks that take the branch store
+  // it: like `if (rank == 0) cfg.sweeps = v;` for each field it may write
+  // (pending: a collective that agrees on the field settles it).
+  Taint T;
+  T.UniformContent = true;
+  T.PendingVary = Ctl.Vary;
+  T.PendingOrigin = Ctl.Origin;
+  T.PendingParams = Ctl.Params;
+  const auto *M = dyn_cast<MemberExpr>(strip(Receiver));
+  const VarDecl *Owner = M ? nullptr : baseVar(Receiver);
+  const bool Owned = Owner && isLocal(Owner) &&
+                     !Owner->getType()->isReferenceType() &&
+                     !Owner->getType()->isPointerType();
+  for (const FieldDecl *F : *MayWrite)
+    if (isTaughtDecl(E, F)) {
+      forgetField(S, F);
+      noteFieldWrite(F, T, Owned);
+    }
+}
+
+void UniformityAnalysis::noteMemberObjectMethod(const CXXMethodDecl *Method,
+                                                const FieldDecl *Whole,
+                                                VarState &S, const Taint &Ctl) {
+  // What the method stores differs between ranks when it runs under a
+  // branch that does, or when it writes some field a varying value.
+  const FieldSet *MayWrite = fieldsMethodMayWrite(E, Method);
+  bool Varies = Ctl.Vary || !MayWrite;
+  if (MayWrite)
+    for (const FieldDecl *F : *MayWrite)
+      Varies = Varies || P.Tu.fieldVary(F) != nullptr;
+  if (Varies)
+    noteWholeWrite(Whole, S);
+}
+
 void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
                                      const Taint &Ctl) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
@@ -535,6 +590,14 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
                      (!MayWrite || MayWrite->count(It->first.Field))
                  ? S.erase(It)
                  : std::next(It);
+    }
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        Method && Receiver && !Seen && !isAccessor(Method) &&
+        isTaughtDecl(E, Method)) {
+      if (Ctl.depends())
+        noteMethodUnderBranch(Method, Receiver, S, Ctl);
+      if (const FieldDecl *Whole = ownMemberObject(strip(Receiver)))
+        noteMemberObjectMethod(Method, Whole, S, Ctl);
     }
   }
 

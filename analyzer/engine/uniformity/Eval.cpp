@@ -379,6 +379,17 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
         if (Agreed != S.end())
           return Agreed->second;
       }
+      // Through a member object agreed whole (`settings_.sweeps` after
+      // `MPI_Bcast(&settings_, ...)`): on this path, or by every method
+      // that writes it.
+      if (const FieldDecl *Whole =
+              !M->isArrow() ? ownMemberObject(M->getBase()) : nullptr) {
+        auto Own = S.find(StateKey::thisField(Whole));
+        if (Own != S.end() && !Own->second.Vary && !Own->second.PendingVary)
+          return Own->second;
+        if (Own == S.end() && P.Tu.wholeAgreed(Whole, FD))
+          return T;
+      }
       if (const Taint *FT = P.Tu.fieldVary(F, FD))
         T.join(*FT);
       // The field's range over every write in the TU, if all agree.

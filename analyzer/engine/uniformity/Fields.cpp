@@ -178,8 +178,15 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
   if (const auto *M = dyn_cast<MemberExpr>(storageOwner(Target)))
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       const bool Storage = M != Target;
-      if (!Storage)
+      if (!Storage) {
         P.Tu.noteFieldAgreed(F);
+        // A member struct received whole (`MPI_Bcast(&cfg_, sizeof cfg_,
+        // MPI_BYTE, ...)`): its fields are agreed too.
+        if (const RecordDecl *RD = F->getType()->getAsRecordDecl();
+            RD && RD->getDefinition())
+          for (const FieldDecl *Inner : RD->getDefinition()->fields())
+            P.Tu.noteFieldAgreed(Inner);
+      }
       if (!Storage && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())) {
         Taint T;
         T.UniformContent = true;
@@ -223,6 +230,23 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
         DR && DR->getDecl() == VD)
       markFieldsAgreed(VD, S);
   }
+}
+
+const FieldDecl *UniformityAnalysis::ownMemberObject(const Expr *X) {
+  const auto *M = X ? dyn_cast<MemberExpr>(X->IgnoreParenImpCasts()) : nullptr;
+  const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+  if (!F || !isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()) ||
+      !F->getType()->isRecordType())
+    return nullptr;
+  return F;
+}
+
+void UniformityAnalysis::noteWholeWrite(const FieldDecl *F, VarState &S) {
+  if (ObjectVaries)
+    return;
+  S.erase(StateKey::thisField(F));
+  P.Tu.noteFieldVaryWriter(F, FD);
+  VaryWrittenFields.insert(F);
 }
 
 void UniformityAnalysis::noteOwnFieldWrite(const FieldDecl *F, const Taint &T,

@@ -97,6 +97,10 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       noteFieldWrite(F, T,
                      Owner && isLocal(Owner) &&
                          !Owner->getType()->isReferenceType());
+      if (const FieldDecl *Whole =
+              M->isArrow() ? nullptr : ownMemberObject(M->getBase());
+          Whole && (T.Vary || T.PendingVary))
+        noteWholeWrite(Whole, S);
       // A field of the object the method runs on: what this path wrote
       // there, while it agrees (read back before the TU-wide facts).
       if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))

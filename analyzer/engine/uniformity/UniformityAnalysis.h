@@ -202,6 +202,22 @@ private:
   class ModelEnvAt;
   /// Records a write of user field F (TU-wide facts: may it vary, its
   /// range, which parameters reach it).
+  /// The member object X designates (`this->settings_`, `settings_`): a
+  /// field of the object the method runs on, of class type; else null.
+  static const clang::FieldDecl *ownMemberObject(const clang::Expr *X);
+  /// Member object F changes with values that differ between ranks (a
+  /// field of it written, a method of it run): this path no longer knows it
+  /// agreed, and this function is one of its varying writers.
+  void noteWholeWrite(const clang::FieldDecl *F, VarState &S);
+  /// A project method run on another object (Receiver) under a branch
+  /// (Ctl): the fields it may write hold what only some ranks stored.
+  void noteMethodUnderBranch(const clang::CXXMethodDecl *Method,
+                             const clang::Expr *Receiver, VarState &S,
+                             const Taint &Ctl);
+  /// A project method run on member object Whole (`settings_.parse(p)`).
+  void noteMemberObjectMethod(const clang::CXXMethodDecl *Method,
+                              const clang::FieldDecl *Whole, VarState &S,
+                              const Taint &Ctl);
   /// OwnedObject: the field of a local object of this function (by value).
   void noteFieldWrite(const clang::FieldDecl *F, const Taint &T,
                       bool OwnedObject = false);
