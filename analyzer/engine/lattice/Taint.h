@@ -250,6 +250,16 @@ struct Taint {
     else
       Range.reset();
   }
+  /// A store that happens only where Ctl is taken, of a value every rank
+  /// would hold alike: pending (decided where the paths meet, or by a
+  /// collective that agrees on the field), whether or not it is a known one.
+  void addPendingControl(const Taint &Ctl) {
+    if (Ctl.Vary && !PendingVary) {
+      PendingVary = true;
+      PendingOrigin = Ctl.Origin;
+    }
+    PendingParams |= Ctl.Params;
+  }
   /// Adds control dependence on a (possibly varying) branch: the value
   /// assigned under it differs when the branch does.
   void addControl(const Taint &Ctl) {

@@ -421,13 +421,11 @@ void UniformityAnalysis::noteParamFieldWrites(
     // An agreed value stored only where the branch is taken differs there,
     // unless a collective agrees on the field (as `if (rank == 0) cfg.n =
     // v;` in the caller: TuFacts::fieldVary).
-    if (Write.OwnedObjectsOnly) {
-    } else if (Ctl.Vary && !Joined->Vary && !Joined->PendingVary) {
-      Joined->PendingVary = true;
-      Joined->PendingOrigin = Ctl.Origin;
-      Joined->PendingParams |= Ctl.Params;
-    } else {
-      Joined->addControl(Ctl);
+    if (!Write.OwnedObjectsOnly) {
+      if (Ctl.Vary && !Joined->Vary && !Joined->PendingVary)
+        Joined->addPendingControl(Ctl);
+      else
+        Joined->addControl(Ctl);
     }
     noteFieldWrite(Field, *Joined);
   }
@@ -506,9 +504,7 @@ void UniformityAnalysis::noteMethodUnderBranch(const CXXMethodDecl *Method,
   // (pending: a collective that agrees on the field settles it).
   Taint T;
   T.UniformContent = true;
-  T.PendingVary = Ctl.Vary;
-  T.PendingOrigin = Ctl.Origin;
-  T.PendingParams = Ctl.Params;
+  T.addPendingControl(Ctl);
   const auto *M = dyn_cast<MemberExpr>(strip(Receiver));
   const VarDecl *Owner = M ? nullptr : baseVar(Receiver);
   const bool Owned = Owner && isLocal(Owner) &&
