@@ -132,11 +132,8 @@ void UniformityAnalysis::noteMethodUnderBranch(const CXXMethodDecl *Method,
   Taint T;
   T.UniformContent = true;
   T.addPendingControl(Ctl);
-  const auto *M = dyn_cast<MemberExpr>(strip(Receiver));
-  const VarDecl *Owner = M ? nullptr : baseVar(Receiver);
-  const bool Owned = Owner && isLocal(Owner) &&
-                     !Owner->getType()->isReferenceType() &&
-                     !Owner->getType()->isPointerType();
+  const bool Owned =
+      !isa<MemberExpr>(strip(Receiver)) && ownsObject(baseVar(Receiver));
   for (const FieldDecl *F : *MayWrite)
     if (isTaughtDecl(E, F)) {
       forgetField(S, F);

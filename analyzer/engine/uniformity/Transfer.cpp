@@ -93,10 +93,7 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     if (F && isTaughtDecl(E, F)) {
       // Fields of the project's own types are tracked per field (TU-wide),
       // so `job.rank` varying does not make `job.size` vary.
-      const VarDecl *Owner = M->isArrow() ? nullptr : fieldBase(M);
-      noteFieldWrite(F, T,
-                     Owner && isLocal(Owner) &&
-                         !Owner->getType()->isReferenceType());
+      noteFieldWrite(F, T, !M->isArrow() && ownsObject(fieldBase(M)));
       if (const FieldDecl *Whole =
               M->isArrow() ? nullptr : ownMemberObject(M->getBase());
           Whole && (T.Vary || T.PendingVary))
@@ -201,10 +198,7 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
           Elem.ContentOnly = true;
         Elem.IsRank = false;
       }
-      const VarDecl *Owner = M->isArrow() ? nullptr : fieldBase(M);
-      noteFieldWrite(F, Elem,
-                     Owner && isLocal(Owner) &&
-                         !Owner->getType()->isReferenceType());
+      noteFieldWrite(F, Elem, !M->isArrow() && ownsObject(fieldBase(M)));
       return;
     }
   }

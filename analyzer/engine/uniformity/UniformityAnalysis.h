@@ -326,6 +326,12 @@ private:
   bool isLocal(const clang::VarDecl *VD) const {
     return VD->hasLocalStorage() && owningFunction(VD) == FD;
   }
+  /// An object this function holds by value (a local or a by-value
+  /// parameter): what is stored into it is no caller's object.
+  bool ownsObject(const clang::VarDecl *VD) const {
+    return VD && isLocal(VD) && !VD->getType()->isReferenceType() &&
+           !VD->getType()->isPointerType();
+  }
 };
 
 } // namespace distlint
