@@ -532,9 +532,17 @@ FunctionResult *AnalysisManager::analyze(const FunctionDecl *FD) {
         (A == AtExit.end() || A->second.ShapeKey == paramLengthKey(PD));
     if (LengthKept)
       R->LengthKeptParams |= uint64_t(1) << I;
-    if (A != AtExit.end() && A->second.Vary)
-      Sum.VaryingOutParams.push_back({I, A->second.Origin});
-    else if (A != AtExit.end() && I < 64) {
+    if (A != AtExit.end() && A->second.Vary) {
+      // Its length is the same on every rank when only the elements vary
+      // and no other parameter reaches more than the elements: the callee
+      // gives it a length of its own or keeps the caller's (a weak update
+      // at the call joins that one).
+      const Taint &Out = A->second;
+      uint64_t Own = I < 64 ? uint64_t(1) << I : 0;
+      bool ContentOnly = Out.ContentOnly && lengthTracked(PD) &&
+                         !(Out.Params & ~Out.ElementParams & ~Own);
+      Sum.VaryingOutParams.push_back({I, Out.Origin, ContentOnly});
+    } else if (A != AtExit.end() && I < 64) {
       // Its own bit gone: no path keeps what the caller passed in.
       // A scalar's value is its contents, and exactly what it was given; a
       // whole object's taint joins what its fields got.

@@ -139,7 +139,15 @@ struct FunctionSummary {
   /// Parameters whose value flows into the return value.
   llvm::SmallVector<unsigned, 4> ParamsToReturn;
   /// Pointer/reference parameters written with a rank-varying value.
-  llvm::SmallVector<std::pair<unsigned, VaryOrigin>, 2> VaryingOutParams;
+  struct VaryingOutParam {
+    unsigned Index = 0;
+    VaryOrigin Origin;
+    /// Only the elements differ: the body gives the sequence a length that
+    /// is the same on every rank (`g.assign(n_params, 0)`, then a local
+    /// loop accumulates into it).
+    bool ContentOnly = false;
+  };
+  llvm::SmallVector<VaryingOutParam, 2> VaryingOutParams;
   /// Every collective it issues (transitively) is on a communicator one of
   /// these parameters gives it (bit i: parameter i): called with
   /// sub-communicators there, it involves only their members.

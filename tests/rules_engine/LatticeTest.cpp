@@ -474,6 +474,17 @@ std::vector<VarState> statesWithFields(const std::vector<Taint> &Values) {
     VarState One{{V, Values[I + 1]}, {StateKey(V, F), Values[I]}};
     makeSingleRank(One);
     Out.push_back(One);
+    // A path only rank 0 (or 1) takes: its element copies outlive a merge
+    // with the others' paths, for that rank alone.
+    Taint Copy = Values[I + 2];
+    Copy.CopyOf = V;
+    VarState Root{{V, Values[I]}, {StateKey::element(V, 8), Copy}};
+    markRootOnly(Root, I % 2);
+    Out.push_back(Root);
+    // The path of every other rank.
+    VarState Others{{V, Values[I + 1]}};
+    markExceptRank(Others, I % 2);
+    Out.push_back(Others);
   }
   return Out;
 }
@@ -501,11 +512,63 @@ TEST(VarStateLattice, OneRankWorldHoldsOnlyWhereEveryPathIsInIt) {
       << "a value that meets a path of a larger world may differ";
 }
 
+std::string dumpState(const VarState &S) {
+  std::string Out;
+  for (const auto &[K, T] : S)
+    Out += "[" + std::to_string(K.Index) + (K.Field ? "f" : "") +
+           (K.Var ? "v" : "") + " vary=" + std::to_string(T.Vary) +
+           " rr=" + std::to_string(T.RootRank) +
+           " rk=" + std::to_string(T.RootKey) +
+           " copy=" + std::to_string(T.CopyOf != nullptr) +
+           " pend=" + std::to_string(T.PendingVary) + "]";
+  return Out;
+}
+
+TEST(VarStateLattice, RootOnlyCopiesHoldForThatRankAlone) {
+  static const char Keys[2] = {};
+  auto *Buf = reinterpret_cast<const clang::VarDecl *>(&Keys[0]);
+  auto *N = reinterpret_cast<const clang::VarDecl *>(&Keys[1]);
+  Taint Copy;
+  Copy.CopyOf = N;
+  // `if (rank == 0) buf[0] = n;` meets the path of the other ranks.
+  VarState Root{{StateKey::element(Buf, 0), Copy}}, Others, Anyone;
+  markRootOnly(Root, 0);
+  markExceptRank(Others, 0);
+  EXPECT_EQ(rootOnlyRank(Root), std::optional<int64_t>(0));
+  EXPECT_EQ(Root[StateKey::element(Buf, 0)].RootRank, 0);
+  EXPECT_FALSE(mergePathStates(Root, Anyone).count(StateKey::element(Buf, 0)))
+      << "rank 0 may come by the other path too";
+  VarState Met = mergePathStates(Root, Others);
+  ASSERT_TRUE(Met.count(StateKey::element(Buf, 0)));
+  EXPECT_EQ(Met[StateKey::element(Buf, 0)].RootRank, 0);
+  EXPECT_FALSE(rootOnlyRank(Met)) << "both kinds of ranks reach the merge";
+  // Without the mark the copy holds on one path only: gone.
+  VarState Unmarked{{StateKey::element(Buf, 0), Copy}};
+  EXPECT_FALSE(
+      mergePathStates(Unmarked, Others).count(StateKey::element(Buf, 0)));
+  // Every rank's copy meets rank 0's: it holds for rank 0.
+  EXPECT_EQ(mergePathStates(Met, Unmarked)[StateKey::element(Buf, 0)].RootRank,
+            0);
+  // Rank 0's and rank 1's own copies: neither holds everywhere.
+  VarState Root1{{StateKey::element(Buf, 0), Copy}};
+  markRootOnly(Root1, 1);
+  VarState Others1;
+  markExceptRank(Others1, 1);
+  VarState Met1 = mergePathStates(Root1, Others1);
+  EXPECT_EQ(Met1[StateKey::element(Buf, 0)].RootRank, 1);
+  EXPECT_FALSE(mergePathStates(Met, Met1).count(StateKey::element(Buf, 0)));
+  EXPECT_FALSE(mergePathStates(Root, Root1).count(StateKey::rootOnlyPath()));
+  EXPECT_FALSE(exceptedRank(mergePathStates(Others, Others1)));
+  EXPECT_EQ(exceptedRank(mergePathStates(Others, Others)),
+            std::optional<int64_t>(0));
+}
+
 TEST(VarStateLattice, AgreedFieldsHoldOnlyWhereEveryPathHoldsThem) {
   auto States = statesWithFields(wellFormedValues());
   ASSERT_GT(States.size(), 10u);
   for (const VarState &A : States) {
-    EXPECT_TRUE(sameState(joinStates(A, A), A));
+    EXPECT_TRUE(sameState(joinStates(A, A), A))
+        << dumpState(A) << " => " << dumpState(joinStates(A, A));
     EXPECT_TRUE(sameState(mergePathStates(A, A), mergePathStates(A, A)));
     for (const VarState &B : States) {
       VarState J = joinStates(A, B), M = mergePathStates(A, B);
@@ -513,11 +576,21 @@ TEST(VarStateLattice, AgreedFieldsHoldOnlyWhereEveryPathHoldsThem) {
       ASSERT_TRUE(sameState(M, mergePathStates(B, A)));
       for (const auto &[Key, T] : M)
         if (Key.isPart())
-          ASSERT_TRUE(A.count(Key) && B.count(Key));
+          ASSERT_TRUE((A.count(Key) && B.count(Key)) ||
+                      (Key.Index >= 0 && T.RootRank >= 0 &&
+                       (PathRanks(A).never(T.RootRank) ||
+                        PathRanks(B).never(T.RootRank))));
       for (const VarState &C : States) {
-        ASSERT_TRUE(sameState(joinStates(J, C), joinStates(A, joinStates(B, C))));
+        ASSERT_TRUE(
+            sameState(joinStates(J, C), joinStates(A, joinStates(B, C))))
+            << dumpState(A) << "|" << dumpState(B) << "|" << dumpState(C)
+            << "=>" << dumpState(joinStates(J, C)) << " vs "
+            << dumpState(joinStates(A, joinStates(B, C)));
         ASSERT_TRUE(sameState(mergePathStates(M, C),
-                              mergePathStates(A, mergePathStates(B, C))));
+                              mergePathStates(A, mergePathStates(B, C))))
+            << dumpState(A) << "|" << dumpState(B) << "|" << dumpState(C)
+            << "=>" << dumpState(mergePathStates(M, C)) << " vs "
+            << dumpState(mergePathStates(A, mergePathStates(B, C)));
       }
     }
   }

@@ -52,10 +52,25 @@ struct StateKey {
     K.Index = -2;
     return K;
   }
+  /// The mark of a path that only one rank takes (the true edge of `rank
+  /// == 0` and what follows it; the rank is the entry's single value):
+  /// what a broadcast's root sent is its value there (adoptRootValues).
+  static StateKey rootOnlyPath() {
+    StateKey K(nullptr);
+    K.Index = -3;
+    return K;
+  }
+  /// The mark of a path every rank but one takes (the false edge of `rank
+  /// == 0`...; the rank left out is the entry's single value).
+  static StateKey exceptRankPath() {
+    StateKey K(nullptr);
+    K.Index = -4;
+    return K;
+  }
   /// A field or element entry: what one path knows beyond the variable.
-  /// The one-rank mark is one too: kept where every path into a point has
-  /// it.
-  bool isPart() const { return Field || Index >= 0 || Index == -2; }
+  /// The one-rank and root-only marks are too: kept where every path into
+  /// a point has them.
+  bool isPart() const { return Field || Index >= 0 || Index <= -2; }
   bool operator<(const StateKey &O) const {
     if (Var != O.Var)
       return Var < O.Var;
@@ -85,6 +100,27 @@ inline void forgetField(VarState &S, const clang::FieldDecl *F) {
     It = It->first.Field == F ? S.erase(It) : std::next(It);
 }
 
+/// Where two paths meet with the same part: a root-only mark holds only
+/// for the same rank; a buffer element's copy only where both sides copied
+/// the same variable, and then on the ranks both sides say (every rank, or
+/// the one rank of a root-only path: RootRank). False: the merged part says
+/// nothing true and goes. A is Merged's side before the merge, B the other.
+inline bool keepRootOnlyPart(const StateKey &Key, Taint &Merged, const Taint &A,
+                             const Taint &B) {
+  if (Key == StateKey::rootOnlyPath() || Key == StateKey::exceptRankPath())
+    return Merged.singleValue();
+  if (Key.Index < 0)
+    return true;
+  if (A.CopyOf != B.CopyOf || A.CopyOfField != B.CopyOfField)
+    return false;
+  if (!A.CopyOf && !A.CopyOfField)
+    return true; // Not a copy: the join decided.
+  if (A.RootRank >= 0 && B.RootRank >= 0 && A.RootRank != B.RootRank)
+    return false;
+  Merged.RootRank = std::max(A.RootRank, B.RootRank);
+  return true;
+}
+
 /// Per-variable join; a variable present on one side only keeps its value.
 inline VarState joinStates(const VarState &A, const VarState &B) {
   VarState Out = A;
@@ -97,10 +133,64 @@ inline VarState joinStates(const VarState &A, const VarState &B) {
       if (!Key.isPart())
         Out.emplace(Key, T);
     } else {
+      Taint Before = Key.isPart() ? It->second : Taint();
       It->second.join(T);
+      if (Key.isPart() && !keepRootOnlyPart(Key, It->second, Before, T))
+        Out.erase(It);
     }
   }
   return Out;
+}
+
+/// The rank that alone takes this path, if one does (StateKey::rootOnlyPath).
+inline std::optional<int64_t> rootOnlyRank(const VarState &S) {
+  auto It = S.find(StateKey::rootOnlyPath());
+  if (It == S.end() || !It->second.singleValue())
+    return std::nullopt;
+  return It->second.Range->Lo.C;
+}
+/// The rank that never takes this path, if the path says
+/// (StateKey::exceptRankPath).
+inline std::optional<int64_t> exceptedRank(const VarState &S) {
+  auto It = S.find(StateKey::exceptRankPath());
+  if (It == S.end() || !It->second.singleValue())
+    return std::nullopt;
+  return It->second.Range->Lo.C;
+}
+/// Marks S as a path every rank but Rank takes.
+inline void markExceptRank(VarState &S, int64_t Rank) {
+  Taint Mark;
+  Mark.Range = IntRange{{0, Rank}, {0, Rank}};
+  S[StateKey::exceptRankPath()] = Mark;
+}
+/// Who takes a path, as far as its marks say.
+struct PathRanks {
+  std::optional<int64_t> Except;
+  explicit PathRanks(const VarState &S) : Except(exceptedRank(S)) {}
+  /// Is the path one of every rank but Rank? (Only that, not also another
+  /// rank's own path: marks that differ meet as no mark, so this keeps a
+  /// merge of three paths independent of their order.)
+  bool never(int64_t Rank) const { return Except == Rank; }
+};
+
+/// Marks S as a path that rank Rank alone takes. What it copied into
+/// buffer elements holds for that rank (RootRank), and nothing copied for
+/// another rank alone holds here.
+inline void markRootOnly(VarState &S, int64_t Rank) {
+  for (auto It = S.begin(); It != S.end();) {
+    Taint &T = It->second;
+    if (It->first.Index >= 0 && (T.CopyOf || T.CopyOfField)) {
+      if (T.RootRank >= 0 && T.RootRank != Rank) {
+        It = S.erase(It);
+        continue;
+      }
+      T.RootRank = Rank;
+    }
+    ++It;
+  }
+  Taint Mark;
+  Mark.Range = IntRange{{0, Rank}, {0, Rank}};
+  S[StateKey::rootOnlyPath()] = Mark;
 }
 
 /// A variable missing on one path has its initial value there, which is
@@ -118,9 +208,23 @@ inline void mergeWithInitialValue(Taint &T) {
 /// variable present on both).
 /// In place: Out becomes the merge of Out and B.
 inline void mergePathStatesInto(VarState &Out, const VarState &B) {
+  // What a path only one rank takes copied into a buffer's elements (`if
+  // (rank == 0) info[0] = n;`, RootRank) still holds for that rank where
+  // the other path is one it never takes (`rank != 0`): the other ranks'
+  // elements are about to be overwritten by a broadcast.
+  const PathRanks OutRanks(Out), BRanks(B);
+  auto RootCopy = [](const StateKey &Key, const Taint &T,
+                     const PathRanks &Other) {
+    return Key.Index >= 0 && (T.CopyOf || T.CopyOfField) && T.RootRank >= 0 &&
+           Other.never(T.RootRank);
+  };
   for (auto It = Out.begin(); It != Out.end();) {
     if (!B.count(It->first)) {
       if (It->first.isPart()) {
+        if (RootCopy(It->first, It->second, BRanks)) {
+          ++It;
+          continue;
+        }
         It = Out.erase(It);
         continue;
       }
@@ -131,13 +235,19 @@ inline void mergePathStatesInto(VarState &Out, const VarState &B) {
   for (const auto &[Key, T] : B) {
     auto It = Out.find(Key);
     if (It == Out.end()) {
-      if (Key.isPart())
+      if (Key.isPart()) {
+        if (RootCopy(Key, T, OutRanks))
+          Out.emplace(Key, T);
         continue;
+      }
       Taint Merged = T;
       mergeWithInitialValue(Merged);
       Out.emplace(Key, Merged);
     } else {
+      Taint Before = Key.isPart() ? It->second : Taint();
       It->second.mergePaths(T);
+      if (Key.isPart() && !keepRootOnlyPart(Key, It->second, Before, T))
+        Out.erase(It);
     }
   }
 }
@@ -168,7 +278,7 @@ inline void agreeInOneRankWorld(Taint &T) {
   T = Agreed;
 }
 inline bool inOneRankWorld(const VarState &S) {
-  return !S.empty() && S.begin()->first == StateKey::oneRankWorld();
+  return S.count(StateKey::oneRankWorld());
 }
 /// Marks S as a path of a one-rank world: what it holds (`result = v;
 /// if (size > 1) result = reduced;`) and what is read on it

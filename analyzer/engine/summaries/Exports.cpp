@@ -221,8 +221,8 @@ public:
     };
     if (S.ReturnVaries)
       Out.push_back(Varying(*S.ReturnVaries, -1));
-    for (const auto &[Param, Origin] : S.VaryingOutParams)
-      Out.push_back(Varying(Origin, static_cast<int>(Param)));
+    for (const FunctionSummary::VaryingOutParam &P : S.VaryingOutParams)
+      Out.push_back(Varying(P.Origin, static_cast<int>(P.Index)));
     if (!S.ReturnVaries && returnsWorldSize(FD))
       Out.push_back(factAt(api::Role::WorldSizeSource, "the world size",
                            FD->getLocation()));

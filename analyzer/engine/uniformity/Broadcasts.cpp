@@ -169,14 +169,17 @@ void UniformityAnalysis::receiveBroadcast(const CallExpr *Call,
       U && U->getOpcode() == UO_AddrOf &&
       isa<DeclRefExpr>(U->getSubExpr()->IgnoreParenCasts()))
     Scalar = true; // `MPI_Bcast(&n, 1, ...)`: the message is n.
-  auto Root = evaluateInt(E, argAt(Call, Row.Args.Root));
   // On the root, what was copied into the buffer's elements is what every
   // member now reads there.
+  auto Root = evaluateInt(E, argAt(Call, Row.Args.Root));
   llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 8> Sent;
   llvm::SmallVector<std::pair<const FieldDecl *, int64_t>, 8> SentFields;
   for (auto It = S.lower_bound(StateKey(Buffer));
        It != S.end() && It->first.Var == Buffer; ++It)
-    if (It->first.Index >= 0 && It->second.CopyOf)
+    if (It->first.Index >= 0 && It->second.RootRank >= 0 &&
+        (!Root || It->second.RootRank != Root->getExtValue()))
+      continue; // Copied on another rank's path only.
+    else if (It->first.Index >= 0 && It->second.CopyOf)
       Sent.push_back({It->second.CopyOf, It->first.Index});
     else if (It->first.Index >= 0 && It->second.CopyOfField)
       SentFields.push_back({It->second.CopyOfField, It->first.Index});
@@ -319,6 +322,8 @@ void UniformityAnalysis::noteCopyInto(const VarDecl *Buffer, int64_t Index,
     Copy.CopyOfField = F;
   else
     return;
+  if (auto Root = rootOnlyRank(S))
+    Copy.RootRank = *Root; // Only that rank takes this path.
   S[StateKey::element(Buffer, Index)] = Copy;
   CopiesIntoElements = true;
 }

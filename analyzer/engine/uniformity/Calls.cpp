@@ -392,6 +392,15 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   return T;
 }
 
+/// Is parameter I of a container's method a number of elements (its type
+/// spelled `size_type`: `resize(n)`, `assign(n, v)`, `insert(pos, n, v)`)?
+static bool isLengthParameter(const CXXMethodDecl *MD, unsigned I) {
+  if (I >= MD->getNumParams())
+    return false;
+  const auto *TD = MD->getParamDecl(I)->getType()->getAs<TypedefType>();
+  return TD && TD->getDecl()->getName() == "size_type";
+}
+
 void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
                                      const Taint &Ctl) {
   const FunctionDecl *Callee = E.resolveCallee(Call);
@@ -502,15 +511,19 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           else if (const VarDecl *To = baseVar(Args[I]))
             P.Tu.noteSubCommunicator(To);
         }
-      for (auto &[Idx, Origin] : OutParams)
-        if (const Expr *A = ArgAt(Idx)) {
+      for (const FunctionSummary::VaryingOutParam &Out : OutParams)
+        if (const Expr *A = ArgAt(Out.Index)) {
           Taint T;
           T.Vary = true;
-          T.Origin = Origin;
+          T.Origin = Out.Origin;
           // Only its elements written: its length is the caller's.
-          if (Idx < 64 && (CR->LengthKeptParams >> Idx & 1)) {
+          if (Out.Index < 64 && (CR->LengthKeptParams >> Out.Index & 1)) {
             T.ContentOnly = true;
             T.ShapeKey = eval(A, S).ShapeKey;
+          } else if (Out.ContentOnly && !Ctl.Vary && !Ctl.Params) {
+            // Every rank makes the call and gets the callee's length,
+            // the same on all of them.
+            T.ContentOnly = true;
           }
           assignLValue(A, T, S, false);
         }
@@ -579,7 +592,8 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         Taint T;
         T.UniformContent = true;
         bool AnyArg = false;
-        for (const Expr *A : Args) {
+        for (unsigned I = 0; I < Args.size(); ++I) {
+          const Expr *A = Args[I];
           AnyArg = true;
           // A callable is the same code on every rank: only where it was
           // added (the control) can make the holder differ.
@@ -591,8 +605,10 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
           // value: no shape of the holder is left to compare.
           if (!AT.Vary && AT.PendingVary)
             AT.settle();
-          if (AT.Vary) {
-            AT.ContentOnly = true; // Holds the value; its length is uniform.
+          // Holds the value; its length is uniform. A count of elements
+          // (`assign(n, v)`, `resize(n)`) is a length.
+          if (AT.Vary && !isLengthParameter(MD, I)) {
+            AT.ContentOnly = true;
             AT.ShapePending = false;
           }
           if (!isTensorType(A->getType()))

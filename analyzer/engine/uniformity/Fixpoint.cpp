@@ -148,6 +148,95 @@ bool singleRankEdge(UniformityAnalysis &U, const CFGBlock *From,
   return Edge == To;
 }
 
+/// An edge out of a branch on the rank compared with one value (`rank ==
+/// 0`, `rank != 0`, `!rank`, `rank`): the rank, and whether that rank alone
+/// takes the edge (else every other rank does).
+struct RankEdge {
+  int64_t Rank;
+  bool Only;
+};
+std::optional<RankEdge> rankEdge(UniformityAnalysis &U, const CFGBlock *From,
+                                 const CFGBlock *To, const VarState &S) {
+  if (From->succ_size() != 2 || !From->getTerminatorStmt() ||
+      *From->succ_begin() == *(From->succ_begin() + 1))
+    return std::nullopt;
+  const auto *Cond = dyn_cast_or_null<Expr>(
+      const_cast<CFGBlock *>(From)->getTerminatorCondition(true));
+  if (!Cond)
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  bool TrueIsRoot = false;
+  std::optional<int64_t> Rank;
+  if (const auto *U1 = dyn_cast<UnaryOperator>(Cond);
+      U1 && U1->getOpcode() == UO_LNot) {
+    if (U.eval(U1->getSubExpr(), S).IsRank)
+      Rank = 0, TrueIsRoot = true;
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+             B && (B->getOpcode() == BO_EQ || B->getOpcode() == BO_NE)) {
+    for (auto [Side, Other] : {std::pair(B->getLHS(), B->getRHS()),
+                               std::pair(B->getRHS(), B->getLHS())})
+      if (U.eval(Side, S).IsRank)
+        if (Taint V = U.eval(Other, S); V.singleValue() && !V.Range->Lo.W)
+          Rank = V.Range->Lo.C;
+    TrueIsRoot = B->getOpcode() == BO_EQ;
+  } else if (U.eval(Cond, S).IsRank) {
+    Rank = 0; // `if (rank)`: rank 0 takes its false edge.
+  }
+  if (!Rank)
+    return std::nullopt;
+  const CFGBlock *RootEdge = *(From->succ_begin() + (TrueIsRoot ? 0 : 1));
+  return RankEdge{*Rank, RootEdge == To};
+}
+
+/// Where a path only the root of a broadcast takes meets the others' (`if
+/// (rank != 0) n = info[0];`): a variable the root copied into the message
+/// (Taint::RootKey) and every other path read back from it holds one value
+/// on every rank. The root's path takes the others' value before the merge
+/// (copied into Marked first when it is not one of its copies).
+void adoptRootValues(llvm::SmallVectorImpl<const VarState *> &Paths,
+                     std::vector<VarState> &Marked) {
+  if (Paths.size() < 2)
+    return;
+  for (const VarState *&Root : Paths) {
+    std::optional<int64_t> Rank = rootOnlyRank(*Root);
+    if (!Rank)
+      continue;
+    llvm::SmallVector<std::pair<StateKey, Taint>, 2> Adopted;
+    for (const auto &[Key, T] : *Root) {
+      if (Key.isPart() || !T.RootKey || T.RootRank != *Rank)
+        continue;
+      const Taint *Got = nullptr;
+      bool Same = true;
+      for (const VarState *Other : Paths) {
+        if (Other == Root)
+          continue;
+        auto It = Other->find(Key);
+        if (It == Other->end() || It->second.Vary || It->second.Params ||
+            It->second.ValueKey != T.RootKey || rootOnlyRank(*Other) == Rank) {
+          Same = false;
+          break;
+        }
+        Got = &It->second;
+      }
+      if (Same && Got)
+        Adopted.push_back({Key, *Got});
+    }
+    if (Adopted.empty())
+      continue;
+    // Marked holds its own copy (reserved: pointers into it stay valid).
+    bool Owned = false;
+    for (VarState &M : Marked)
+      Owned |= &M == Root;
+    if (!Owned) {
+      Marked.push_back(*Root);
+      Root = &Marked.back();
+    }
+    VarState &Writable = const_cast<VarState &>(*Root);
+    for (auto &[Key, T] : Adopted)
+      Writable[Key] = T;
+  }
+}
+
 /// The uniformity data-flow as a solver problem: states are VarStates,
 /// the transfer replays the block's elements under its control taint.
 struct UniformityProblem {
@@ -169,16 +258,30 @@ struct UniformityProblem {
                  llvm::ArrayRef<solver::Neighbour<VarState>> Ns) const {
     VarState In;
     bool First = true;
+    // Copies of the paths into B that need a mark of their own.
+    std::vector<VarState> Marked;
+    Marked.reserve(2 * Ns.size()); // A mark and an adoption per path.
+    llvm::SmallVector<const VarState *, 4> Paths;
     for (const auto &Nb : Ns) {
       if (!Reached.count(Nb.Block))
         continue;
       const VarState *Out = Nb.Out;
-      VarState OneRank;
       if (singleRankEdge(U, Nb.Block, B, *Nb.Out)) {
-        OneRank = *Nb.Out;
-        makeSingleRank(OneRank);
-        Out = &OneRank;
+        Marked.push_back(*Nb.Out);
+        makeSingleRank(Marked.back());
+        Out = &Marked.back();
+      } else if (auto Edge = rankEdge(U, Nb.Block, B, *Nb.Out)) {
+        Marked.push_back(*Nb.Out);
+        if (Edge->Only)
+          markRootOnly(Marked.back(), Edge->Rank);
+        else
+          markExceptRank(Marked.back(), Edge->Rank);
+        Out = &Marked.back();
       }
+      Paths.push_back(Out);
+    }
+    adoptRootValues(Paths, Marked);
+    for (const VarState *Out : Paths) {
       if (First)
         In = *Out;
       else
