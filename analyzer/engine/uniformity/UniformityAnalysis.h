@@ -122,6 +122,14 @@ private:
   /// constant list; 0 otherwise.
   /// The shape key of a braced list of tensors that all have one.
   uint64_t listShapeKey(const clang::Expr *List, const VarState &S);
+  /// A library method run on a local object or a field of this one
+  /// (`push_back(x)`, `resize(n)`, uniformity/Containers.cpp): the object
+  /// holds what it was given.
+  void libraryMethodEffects(const clang::CallExpr *Call,
+                            const clang::FunctionDecl *Callee,
+                            const clang::Expr *Receiver,
+                            llvm::ArrayRef<const clang::Expr *> Args,
+                            VarState &S, const Taint &Ctl);
   /// Sequences passed by non-const reference to parameters of Callee not
   /// in KeptParams (a mask) may have been resized: their length keys go.
   void forgetSequenceLengths(const clang::FunctionDecl *Callee,
