@@ -125,9 +125,14 @@ enum class Role : uint8_t {
   /// Args.Value, or of the receiver when none (nonzero(), masked_select's
   /// mask): where those values differ between ranks, so does the shape.
   ShapeFromValues,
+  /// Returns the part of its receiver between two indices (Args.Begin and
+  /// Args.End: `t.slice(0, begin, end)`): the result's length is their
+  /// distance, the same on every rank where the range moves with the rank
+  /// but keeps its width (`rank * n` to `(rank + 1) * n`).
+  SizeRange,
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::ShapeFromValues) + 1;
+constexpr unsigned NumRoles = unsigned(Role::SizeRange) + 1;
 
 const char *roleName(Role R);
 
@@ -168,6 +173,9 @@ struct ArgRoles {
   /// Exit status of a call that ends the process (FailStop): 0 there is the
   /// program's normal end, like returning from main, not a job abort.
   int8_t ExitStatus = -1;
+  /// First index of a range and the index past its end (SizeRange).
+  int8_t Begin = -1;
+  int8_t End = -1;
   /// Only overloads with exactly this many parameters match (-1: any).
   int8_t NumParams = -1;
 
@@ -200,6 +208,8 @@ struct ArgRoles {
   DISTLINT_ARG_SETTER(sampler, Sampler)
   DISTLINT_ARG_SETTER(inPlace, InPlace)
   DISTLINT_ARG_SETTER(exitStatus, ExitStatus)
+  DISTLINT_ARG_SETTER(begin, Begin)
+  DISTLINT_ARG_SETTER(end, End)
   DISTLINT_ARG_SETTER(numParams, NumParams)
 #undef DISTLINT_ARG_SETTER
 };

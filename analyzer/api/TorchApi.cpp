@@ -140,6 +140,8 @@ const ApiEntry Rows[] = {
     // zeros({n}) or view({-1, n}) are recognised by their type). A tensor's
     // shape decides whether collectives pair up; its values do not.
     {F, Role::SizeArgument, "at::Tensor::narrow", A.count(2)},
+    {F, Role::SizeRange, "at::Tensor::slice", A.begin(1).end(2)},
+    {F, Role::SizeRange, "at::slice", A.begin(2).end(3)},
     {F, Role::SizeArgument, "at::bincount", A.count(2)},
     {F, Role::SizeArgument, "at::randperm", A.count(0)},
     {F, Role::SizeArgument, "torch::randperm", A.count(0)},

@@ -537,4 +537,62 @@ bool mayExpandMacro(const clang::Expr *E, llvm::StringRef Macro,
   return false;
 }
 
+/// The same expression: one structure over the same declarations and
+/// constants.
+bool sameExpr(const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  if (A->getStmtClass() != B->getStmtClass())
+    return false;
+  if (const auto *DA = dyn_cast<DeclRefExpr>(A))
+    return DA->getDecl() == cast<DeclRefExpr>(B)->getDecl();
+  if (const auto *IA = dyn_cast<IntegerLiteral>(A))
+    return IA->getValue() == cast<IntegerLiteral>(B)->getValue();
+  if (const auto *MA = dyn_cast<MemberExpr>(A))
+    return MA->getMemberDecl() == cast<MemberExpr>(B)->getMemberDecl() &&
+           sameExpr(MA->getBase(), cast<MemberExpr>(B)->getBase());
+  if (const auto *UA = dyn_cast<UnaryOperator>(A))
+    return UA->getOpcode() == cast<UnaryOperator>(B)->getOpcode() &&
+           !UA->isIncrementDecrementOp() &&
+           sameExpr(UA->getSubExpr(), cast<UnaryOperator>(B)->getSubExpr());
+  if (const auto *BA = dyn_cast<BinaryOperator>(A)) {
+    const auto *BB = cast<BinaryOperator>(B);
+    return BA->getOpcode() == BB->getOpcode() && !BA->isAssignmentOp() &&
+           sameExpr(BA->getLHS(), BB->getLHS()) &&
+           sameExpr(BA->getRHS(), BB->getRHS());
+  }
+  return false;
+}
+
+/// Is Bound - Start the same on every rank, whatever each is: `first +
+/// n` against `first`, `(r + 1) * n` against `r * n`, with n uniform.
+bool uniformDistance(const Expr *Bound, const Expr *Start,
+                     llvm::function_ref<bool(const Expr *)> Uniform) {
+  const auto *B = dyn_cast<BinaryOperator>(Bound->IgnoreParenImpCasts());
+  if (!B)
+    return false;
+  // Start + U, U + Start.
+  if (B->getOpcode() == BO_Add &&
+      ((sameExpr(B->getLHS(), Start) && Uniform(B->getRHS())) ||
+       (sameExpr(B->getRHS(), Start) && Uniform(B->getLHS()))))
+    return true;
+  // (A + U) * N against A * N (either operand order).
+  const auto *S = dyn_cast<BinaryOperator>(Start->IgnoreParenImpCasts());
+  if (B->getOpcode() != BO_Mul || !S || S->getOpcode() != BO_Mul)
+    return false;
+  for (const auto &[Sum, N] : {std::pair{B->getLHS(), B->getRHS()},
+                               std::pair{B->getRHS(), B->getLHS()}}) {
+    const auto *Add = dyn_cast<BinaryOperator>(Sum->IgnoreParenImpCasts());
+    if (!Add || Add->getOpcode() != BO_Add || !Uniform(N))
+      continue;
+    for (const auto &[A, U] : {std::pair{Add->getLHS(), Add->getRHS()},
+                               std::pair{Add->getRHS(), Add->getLHS()}})
+      if (Uniform(U) &&
+          ((sameExpr(S->getLHS(), A) && sameExpr(S->getRHS(), N)) ||
+           (sameExpr(S->getRHS(), A) && sameExpr(S->getLHS(), N))))
+        return true;
+  }
+  return false;
+}
+
 } // namespace distlint

@@ -140,4 +140,13 @@ std::string sourceText(const clang::Expr *E, clang::ASTContext &Ctx);
 bool mayExpandMacro(const clang::Expr *E, llvm::StringRef Macro,
                     clang::ASTContext &Ctx);
 
+/// The same expression: one structure over the same declarations and
+/// constants.
+bool sameExpr(const clang::Expr *A, const clang::Expr *B);
+/// Is Bound - Start the same on every rank, whatever each is: `first + n`
+/// against `first`, `(r + 1) * n` against `r * n`, with n uniform (as
+/// Uniform says).
+bool uniformDistance(const clang::Expr *Bound, const clang::Expr *Start,
+                     llvm::function_ref<bool(const clang::Expr *)> Uniform);
+
 } // namespace distlint

@@ -444,6 +444,7 @@ const RoleModel Table[] = {
     {Role::FullReduction},
     // Read where a call's result shape is decided (resultShapeVaries).
     {Role::ShapeFromValues},
+    {Role::SizeRange},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

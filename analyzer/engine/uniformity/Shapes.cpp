@@ -8,6 +8,7 @@
 // rank-dependent index among containers).
 //
 //===----------------------------------------------------------------------===//
+#include "engine/Values.h"
 #include "engine/ast/AstHelpers.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
@@ -211,6 +212,49 @@ UniformityAnalysis::valuesDecidingShape(const FunctionDecl *Callee,
   return nullptr;
 }
 
+/// The integer an argument passes (a `c10::optional<int64_t>` built from
+/// one is that integer).
+static const Expr *passedInteger(const Expr *A) {
+  A = A->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(A);
+      CE && CE->getNumArgs() == 1)
+    A = CE->getArg(0)->IgnoreImplicit();
+  return A->IgnoreParenImpCasts();
+}
+
+bool UniformityAnalysis::rangeWidthVaries(const FunctionDecl *Callee,
+                                          llvm::ArrayRef<const Expr *> Args,
+                                          const VarState &S) {
+  const api::ApiEntry *Row = nullptr;
+  for (const api::ApiEntry *R : E.api().lookup(Callee))
+    if (R->TheRole == api::Role::SizeRange)
+      Row = R;
+  if (!Row || Row->Args.Begin >= (int)Args.size() ||
+      Row->Args.End >= (int)Args.size() || Row->Args.Begin < 0 ||
+      Row->Args.End < 0)
+    return false;
+  const Expr *Begin = passedInteger(Args[Row->Args.Begin]);
+  const Expr *End = passedInteger(Args[Row->Args.End]);
+  auto Uniform = [&](const Expr *X) { return !eval(X, S).Vary; };
+  if (Uniform(Begin) && Uniform(End))
+    return false;
+  // Each side as written, or as the local it reads was initialized where
+  // nothing writes it afterwards (`end = begin + chunk`).
+  auto Defined = [&](const Expr *X) -> const Expr * {
+    const auto *DR = dyn_cast<DeclRefExpr>(X);
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!VD || !isLocal(VD) || isa<ParmVarDecl>(VD) || !VD->getInit() ||
+        (FD && FD->getBody() && isWrittenIn(E, VD, FD->getBody())))
+      return X;
+    return passedInteger(VD->getInit());
+  };
+  for (const Expr *B : {Begin, Defined(Begin)})
+    for (const Expr *En : {End, Defined(End)})
+      if (uniformDistance(En, B, Uniform))
+        return false;
+  return true;
+}
+
 bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
                                            const FunctionDecl *Callee,
                                            const Expr *Receiver,
@@ -238,6 +282,8 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
         eval(Args[0], S).Vary)
       return true;
   }
+  if (rangeWidthVaries(Callee, Args, S))
+    return true;
   bool IsOperator = isa<CXXOperatorCallExpr>(Call);
   for (unsigned I = 0; I < Args.size(); ++I) {
     const Expr *A = Args[I];

@@ -122,6 +122,11 @@ private:
   /// constant list; 0 otherwise.
   /// The shape key of a braced list of tensors that all have one.
   uint64_t listShapeKey(const clang::Expr *List, const VarState &S);
+  /// A call that returns the part of its receiver between two indices
+  /// (api::Role::SizeRange): is the width of that range rank-dependent?
+  bool rangeWidthVaries(const clang::FunctionDecl *Callee,
+                        llvm::ArrayRef<const clang::Expr *> Args,
+                        const VarState &S);
   /// A library method run on a local object or a field of this one
   /// (`push_back(x)`, `resize(n)`, uniformity/Containers.cpp): the object
   /// holds what it was given.

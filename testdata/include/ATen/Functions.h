@@ -35,6 +35,10 @@ TORCH_API Tensor bernoulli(const Tensor &self);
 // Math and reductions.
 TORCH_API Tensor stack(TensorList tensors, int64_t dim = 0);
 TORCH_API Tensor cat(TensorList tensors, int64_t dim = 0);
+TORCH_API Tensor slice(const Tensor &self, int64_t dim = 0,
+                       c10::optional<int64_t> start = c10::nullopt,
+                       c10::optional<int64_t> end = c10::nullopt,
+                       int64_t step = 1);
 TORCH_API Tensor bincount(const Tensor &self,
                           const c10::optional<Tensor> &weights = {},
                           int64_t minlength = 0);

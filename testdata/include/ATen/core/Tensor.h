@@ -76,6 +76,9 @@ public:
   Tensor operator[](int64_t index) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim = 0, c10::optional<int64_t> start = c10::nullopt,
+               c10::optional<int64_t> end = c10::nullopt,
+               int64_t step = 1) const;
 
   // Math.
   Tensor sum(c10::optional<ScalarType> dtype = c10::nullopt) const;
