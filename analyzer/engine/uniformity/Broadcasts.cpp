@@ -232,6 +232,33 @@ uint64_t UniformityAnalysis::messageElementName(const Taint &Buffer,
   return I && *I >= 0 ? messageElementKey(Buffer.MessageKey, *I) : 0;
 }
 
+std::optional<UniformityAnalysis::RankTest>
+UniformityAnalysis::rankTest(const Expr *Cond, const VarState &S) {
+  Cond = Cond->IgnoreParenImpCasts();
+  bool Negated = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot) {
+    Cond = U->getSubExpr()->IgnoreParenImpCasts();
+    Negated = true;
+  }
+  std::optional<int64_t> Tested;
+  bool Equal = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+      BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+    for (auto [Side, Other] : {std::pair(BO->getLHS(), BO->getRHS()),
+                               std::pair(BO->getRHS(), BO->getLHS())})
+      if (eval(Side, S).IsRank)
+        if (Taint V = eval(Other, S); V.singleValue() && !V.Range->Lo.W)
+          Tested = V.Range->Lo.C;
+    Equal = BO->getOpcode() == BO_EQ;
+  } else if (eval(Cond, S).IsRank) {
+    Tested = 0; // `if (rank)`: true where rank != 0.
+  }
+  if (!Tested)
+    return std::nullopt;
+  return RankTest{*Tested, Equal != Negated};
+}
+
 bool UniformityAnalysis::onlyRankRuns(const Stmt *S, int64_t Rank,
                                       const VarState &Here) {
   const ParentMap &Parents = R.Body->Facts->parents();
@@ -241,30 +268,9 @@ bool UniformityAnalysis::onlyRankRuns(const Stmt *S, int64_t Rank,
     if (!If || Child == If->getCond() || Child == If->getInit() ||
         Child == If->getConditionVariableDeclStmt())
       continue;
-    bool Then = Child == If->getThen();
-    // `rank == R` on its true side, `rank != R` on its false side (`!rank`
-    // and `rank` too, for R = 0).
-    const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
-    bool Negated = false;
-    if (const auto *U = dyn_cast<UnaryOperator>(Cond);
-        U && U->getOpcode() == UO_LNot) {
-      Cond = U->getSubExpr()->IgnoreParenImpCasts();
-      Negated = true;
-    }
-    std::optional<int64_t> Tested;
-    bool Equal = false;
-    if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
-        BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
-      for (auto [Side, Other] : {std::pair(BO->getLHS(), BO->getRHS()),
-                                 std::pair(BO->getRHS(), BO->getLHS())})
-        if (eval(Side, Here).IsRank)
-          if (Taint V = eval(Other, Here); V.singleValue() && !V.Range->Lo.W)
-            Tested = V.Range->Lo.C;
-      Equal = BO->getOpcode() == BO_EQ;
-    } else if (eval(Cond, Here).IsRank) {
-      Tested = 0; // `if (rank)`: true where rank != 0.
-    }
-    if (Tested && *Tested == Rank && (Equal != Negated) == Then)
+    if (auto Test = rankTest(If->getCond(), Here);
+        Test && Test->Rank == Rank &&
+        Test->TrueForRank == (Child == If->getThen()))
       return true;
   }
   return false;

@@ -162,30 +162,12 @@ std::optional<RankEdge> rankEdge(UniformityAnalysis &U, const CFGBlock *From,
     return std::nullopt;
   const auto *Cond = dyn_cast_or_null<Expr>(
       const_cast<CFGBlock *>(From)->getTerminatorCondition(true));
-  if (!Cond)
+  auto Test = Cond ? U.rankTest(Cond, S) : std::nullopt;
+  if (!Test)
     return std::nullopt;
-  Cond = Cond->IgnoreParenImpCasts();
-  bool TrueIsRoot = false;
-  std::optional<int64_t> Rank;
-  if (const auto *U1 = dyn_cast<UnaryOperator>(Cond);
-      U1 && U1->getOpcode() == UO_LNot) {
-    if (U.eval(U1->getSubExpr(), S).IsRank)
-      Rank = 0, TrueIsRoot = true;
-  } else if (const auto *B = dyn_cast<BinaryOperator>(Cond);
-             B && (B->getOpcode() == BO_EQ || B->getOpcode() == BO_NE)) {
-    for (auto [Side, Other] : {std::pair(B->getLHS(), B->getRHS()),
-                               std::pair(B->getRHS(), B->getLHS())})
-      if (U.eval(Side, S).IsRank)
-        if (Taint V = U.eval(Other, S); V.singleValue() && !V.Range->Lo.W)
-          Rank = V.Range->Lo.C;
-    TrueIsRoot = B->getOpcode() == BO_EQ;
-  } else if (U.eval(Cond, S).IsRank) {
-    Rank = 0; // `if (rank)`: rank 0 takes its false edge.
-  }
-  if (!Rank)
-    return std::nullopt;
-  const CFGBlock *RootEdge = *(From->succ_begin() + (TrueIsRoot ? 0 : 1));
-  return RankEdge{*Rank, RootEdge == To};
+  const CFGBlock *RankOnly =
+      *(From->succ_begin() + (Test->TrueForRank ? 0 : 1));
+  return RankEdge{Test->Rank, RankOnly == To};
 }
 
 /// Where a path only the root of a broadcast takes meets the others' (`if

@@ -44,6 +44,14 @@ public:
 
   /// X's taint in state S (on a path of a one-rank world: agreed).
   Taint eval(const clang::Expr *X, const VarState &S);
+  /// A condition that compares the rank with one number (`rank == 0`,
+  /// `rank != 2`, `!rank`, `rank`): that rank, and whether the condition is
+  /// true for it alone (else for every other rank).
+  struct RankTest {
+    int64_t Rank;
+    bool TrueForRank;
+  };
+  std::optional<RankTest> rankTest(const clang::Expr *Cond, const VarState &S);
   void transfer(const clang::CFGElement &El, VarState &S, const Taint &Ctl);
   /// Join of the branches B is control-dependent on. Fail-stop guards are
   /// skipped unless asked for: code after `if (err) exit(1)` runs on every
