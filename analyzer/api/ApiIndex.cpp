@@ -276,21 +276,19 @@ const char *roleName(Role R) {
     ROLE(CommInit)
     ROLE(AsyncErrorCheck)
     ROLE(DeviceSync)
-    ROLE(StreamSync) ROLE(EventSync) ROLE(ImplicitSync) ROLE(HostWaitOnDevice)
-        ROLE(TrainingStep) ROLE(FailStop) ROLE(TimeoutKnob)
-            ROLE(ProcessGroupType) ROLE(StoreType) ROLE(SamplerType)
-                ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(DeviceSelect)
-                    ROLE(UniformValue) ROLE(ShapeQuery) ROLE(Wait)
-                        ROLE(TimeoutConstant) ROLE(GroupStart) ROLE(GroupEnd)
-                            ROLE(DataLoaderIterate) ROLE(SizeArgument) ROLE(
-                                DeviceLaunch) ROLE(Clock) ROLE(HostVisibleAlloc)
-                                ROLE(CommDerive) ROLE(SameShape) ROLE(StoreRead)
-                                    ROLE(ElementStorage) ROLE(ObjectAllocation)
-                                        ROLE(UntimedOptions) ROLE(AsyncCopy)
-                                            ROLE(VariantDispatch) ROLE(Fill)
-                                                ROLE(FullReduction)
-                                                    ROLE(ShapeFromValues)
-                                                        ROLE(SizeRange)
+    ROLE(StreamSync)
+    ROLE(EventSync) ROLE(ImplicitSync) ROLE(HostWaitOnDevice) ROLE(TrainingStep)
+        ROLE(FailStop) ROLE(TimeoutKnob) ROLE(ProcessGroupType) ROLE(StoreType)
+            ROLE(SamplerType) ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(
+                DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery) ROLE(Wait)
+                ROLE(TimeoutConstant) ROLE(GroupStart) ROLE(GroupEnd) ROLE(
+                    DataLoaderIterate) ROLE(SizeArgument) ROLE(DeviceLaunch)
+                    ROLE(Clock) ROLE(HostVisibleAlloc) ROLE(CommDerive)
+                        ROLE(SameShape) ROLE(StoreRead) ROLE(ElementStorage)
+                            ROLE(ObjectAllocation) ROLE(UntimedOptions)
+                                ROLE(AsyncCopy) ROLE(VariantDispatch) ROLE(Fill)
+                                    ROLE(FullReduction) ROLE(ShapeFromValues)
+                                        ROLE(SizeRange) ROLE(StreamState)
 #undef ROLE
   }
   return "?";

@@ -130,9 +130,16 @@ enum class Role : uint8_t {
   /// distance, the same on every rank where the range moves with the rank
   /// but keeps its width (`rank * n` to `(rank + 1) * n`).
   SizeRange,
+  /// Tests a stream's state (good(), fail(), `!in`, its bool conversion).
+  /// On the stream object itself (`if (!in)` after opening it): whether the
+  /// file opened on this node, which differs where a node lacks the file.
+  /// On what a read returned (`while (std::getline(in, line))`, `while (in >>
+  /// x)`): whether the input ended, which follows the content, as uniform
+  /// as what the stream reads (a file every rank names alike, a string).
+  StreamState,
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::SizeRange) + 1;
+constexpr unsigned NumRoles = unsigned(Role::StreamState) + 1;
 
 const char *roleName(Role R);
 
@@ -364,6 +371,9 @@ llvm::StringRef inPlaceMarkerName();
 /// The macro that names "no communicator" (what a split hands the ranks
 /// that are not members).
 llvm::StringRef nullCommunicatorName();
+/// The macro a split's colour argument names for "not a member" (the ranks
+/// that pass it get nullCommunicatorName()).
+llvm::StringRef undefinedColorName();
 /// The macro that names the communicator of the calling process alone: a
 /// collective on it waits for nobody else.
 llvm::StringRef selfCommunicatorName();

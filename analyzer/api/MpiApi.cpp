@@ -239,6 +239,7 @@ const ApiEntry Rows[] = {
 
 llvm::StringRef inPlaceMarkerName() { return "MPI_IN_PLACE"; }
 llvm::StringRef nullCommunicatorName() { return "MPI_COMM_NULL"; }
+llvm::StringRef undefinedColorName() { return "MPI_UNDEFINED"; }
 llvm::StringRef selfCommunicatorName() { return "MPI_COMM_SELF"; }
 llvm::ArrayRef<llvm::StringRef> interRootMarkerNames() {
   static const llvm::StringRef Names[] = {"MPI_ROOT", "MPI_PROC_NULL"};

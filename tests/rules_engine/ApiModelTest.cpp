@@ -44,6 +44,17 @@ int store_get(const char *key);
 int reduce(int *buf, int n);
 int split(int comm, int color, int *out);
 int copy(void *dst, const void *src, unsigned long n, cudaMemcpyKind kind);
+namespace std {
+struct basic_ios { bool good() const; };
+struct basic_istream : basic_ios {};
+struct basic_ifstream : basic_istream { basic_ifstream(const char *path); };
+basic_istream &getline(basic_istream &in, char *line);
+}
+void read(const char *path, char *line) {
+  std::basic_ifstream in(path);
+  in.good();                                  // @opened
+  std::getline(in, line).good();              // @readend
+}
 void f(int comm, int *p, const char *s, Tensor t, int host[4], int dev[4]) {
   source();                                   // @plain
   out_source(comm, p);                        // @out
@@ -449,6 +460,29 @@ TEST_F(ApiModelTest, ShapeQueryReadsTheShapeNotTheContents) {
   EXPECT_TRUE(Differs->Vary) << "the length differs";
 }
 
+// A stream's state tested on the stream itself says whether the file opened
+// on this node; tested on what a read returned, whether the input ended:
+// as uniform as what the stream reads.
+TEST_F(ApiModelTest, StreamStateFollowsTheContentAfterARead) {
+  Site Opened = site("@opened", "good"), ReadEnd = site("@readend", "good");
+  const CallExpr *Read = S().call("@readend", "getline");
+  ASSERT_NE(Read, nullptr);
+  ApiEntry Row = row(Role::StreamState);
+  RecordingEnv Env;
+  auto Open = ret(Role::StreamState, Opened, Row, Env);
+  ASSERT_TRUE(Open);
+  EXPECT_TRUE(Open->Vary);
+  EXPECT_EQ(Open->Origin.Kind, VaryKind::LocalData);
+  auto End = ret(Role::StreamState, ReadEnd, Row, Env);
+  ASSERT_TRUE(End);
+  EXPECT_FALSE(End->Vary) << "a file every rank names alike";
+  Env.Values[Read->getArg(0)] = varying(VaryKind::Rank);
+  auto PerRank = ret(Role::StreamState, ReadEnd, Row, Env);
+  ASSERT_TRUE(PerRank);
+  EXPECT_TRUE(PerRank->Vary) << "a file chosen by the rank";
+  EXPECT_EQ(PerRank->Origin.Kind, VaryKind::LocalData);
+}
+
 // Roles whose meaning the uniformity data-flow does not model: they are
 // answered by other engine questions (sequences, syncs, timeouts, loaders).
 TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
@@ -468,7 +502,8 @@ TEST_F(ApiModelTest, OtherRolesHaveNoValueTransfer) {
                                         Role::ObjectAllocation,
                                         Role::CommInit,
                                         Role::AsyncCopy,
-                                        Role::Fill};
+                                        Role::Fill,
+                                        Role::StreamState};
   for (const RoleModel &M : apiModel()) {
     bool Has = M.Return || M.Effects;
     EXPECT_EQ(Has, WithTransfers.count(M.TheRole) == 1)

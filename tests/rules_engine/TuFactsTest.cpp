@@ -27,6 +27,10 @@ const clang::FieldDecl *field(unsigned I) {
 const clang::VarDecl *var(unsigned I) {
   return reinterpret_cast<const clang::VarDecl *>(uintptr_t(0x20000 + 64 * I));
 }
+const clang::FunctionDecl *function(unsigned I) {
+  return reinterpret_cast<const clang::FunctionDecl *>(
+      uintptr_t(0x30000 + 64 * I));
+}
 
 Taint rankValue() {
   Taint T = Taint::varying(VaryKind::Rank, {}, "rank");
@@ -72,7 +76,7 @@ struct Write {
     case FieldPending:
       return F.noteFieldPendingVary(field(Target + 16), Value);
     case FieldAgreed:
-      return F.noteFieldAgreed(field(Target + 16));
+      return F.noteFieldAgreed(field(Target + 16), function(Target));
     }
     return false;
   }
@@ -264,5 +268,41 @@ TEST(TuFacts, AValueWrittenOnSomeRanksVariesUnlessACollectiveAgreesOnIt) {
   // A varying write proper is not undone by an agreement.
   NotAgreed.noteFieldVaries(field(40), rankValue());
   EXPECT_NE(NotAgreed.fieldVary(field(40)), nullptr);
+}
+} // namespace
+
+namespace {
+// A function that writes a field on some ranks and agrees it (a parse on the
+// root, then its broadcast) agrees its own write only: another function's
+// write on some ranks (a reset on the root alone) still varies, until a
+// function that does not write the field agrees it (a sync() method, a
+// caller that broadcasts after the writer returns).
+TEST(TuFacts, AWritersOwnAgreementCoversItsOwnWriteOnly) {
+  const clang::FieldDecl *Sweeps = field(50);
+  const clang::FunctionDecl *Init = function(1), *Reset = function(2),
+                            *Sync = function(3);
+  TuFacts F;
+  F.noteFieldPendingVary(Sweeps, rankValue());
+  F.noteFieldVaryWriter(Sweeps, Init);
+  F.noteFieldAgreed(Sweeps, Init);
+  EXPECT_EQ(F.fieldVary(Sweeps), nullptr);
+  EXPECT_TRUE(F.noteFieldVaryWriter(Sweeps, Reset));
+  EXPECT_NE(F.fieldVary(Sweeps), nullptr);
+  // The writer agreeing too settles it again.
+  TuFacts BothAgree = F;
+  BothAgree.noteFieldAgreed(Sweeps, Reset);
+  EXPECT_EQ(BothAgree.fieldVary(Sweeps), nullptr);
+  // So does an agreement by a function that writes nothing there.
+  EXPECT_TRUE(F.noteFieldAgreed(Sweeps, Sync));
+  EXPECT_EQ(F.fieldVary(Sweeps), nullptr);
+  EXPECT_FALSE(F.noteFieldAgreed(Sweeps, Sync));
+  // Joins keep who agreed: the join of the two is the union.
+  TuFacts J;
+  J.join(BothAgree);
+  EXPECT_FALSE(J == F);
+  J.join(F);
+  TuFacts K = F;
+  K.join(BothAgree);
+  EXPECT_TRUE(J == K);
 }
 } // namespace

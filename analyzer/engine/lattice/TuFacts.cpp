@@ -76,8 +76,28 @@ bool TuFacts::noteFieldPendingVary(const FieldDecl *F, const Taint &T) {
   return T.Vary && joinVary(FieldPendingVary, F, T);
 }
 
-bool TuFacts::noteFieldAgreed(const FieldDecl *F) {
-  return AgreedFields.insert(F).second && grew();
+bool TuFacts::noteFieldAgreed(const FieldDecl *F,
+                              const clang::FunctionDecl *Agreer) {
+  return FieldAgreers[F].insert(Agreer).second && grew();
+}
+
+bool TuFacts::pendingAgreed(const void *F) const {
+  auto Agreers = FieldAgreers.find(F);
+  if (Agreers == FieldAgreers.end() || Agreers->second.empty())
+    return false;
+  auto Writers = FieldVaryWriters.find(F);
+  if (Writers == FieldVaryWriters.end())
+    return true;
+  // A function that agrees F without writing it on some ranks (a sync()
+  // method, a caller that broadcasts after the writer returns) serves
+  // every writer; a writer that agrees serves its own write only.
+  for (const void *A : Agreers->second)
+    if (!Writers->second.count(A))
+      return true;
+  for (const void *W : Writers->second)
+    if (!Agreers->second.count(W))
+      return false;
+  return true;
 }
 
 bool TuFacts::noteFieldVaryWriter(const FieldDecl *F,
@@ -122,8 +142,9 @@ bool TuFacts::join(const TuFacts &O) {
     Grew |= joinVary(FieldVary, Key, T);
   for (const auto &[Key, T] : O.FieldPendingVary)
     Grew |= joinVary(FieldPendingVary, Key, T);
-  for (const void *Key : O.AgreedFields)
-    Grew |= AgreedFields.insert(Key).second && grew();
+  for (const auto &[Key, Agreers] : O.FieldAgreers)
+    for (const void *A : Agreers)
+      Grew |= FieldAgreers[Key].insert(A).second && grew();
   for (const auto &[Key, Writers] : O.FieldVaryWriters)
     for (const void *W : Writers)
       Grew |= FieldVaryWriters[Key].insert(W).second && grew();
@@ -173,8 +194,8 @@ const Taint *TuFacts::fieldVary(const FieldDecl *F,
   if (auto It = FieldVary.find(F); It != FieldVary.end())
     return &It->second;
   auto It = FieldPendingVary.find(F);
-  return It == FieldPendingVary.end() || AgreedFields.count(F) ? nullptr
-                                                               : &It->second;
+  return It == FieldPendingVary.end() || pendingAgreed(F) ? nullptr
+                                                          : &It->second;
 }
 
 bool TuFacts::wholeAgreed(const FieldDecl *F,
@@ -218,12 +239,8 @@ bool TuFacts::operator==(const TuFacts &O) const {
   };
   if (!SameKeys(GlobalVary, O.GlobalVary) ||
       !SameKeys(FieldVary, O.FieldVary) ||
-      !SameKeys(FieldPendingVary, O.FieldPendingVary) ||
-      AgreedFields.size() != O.AgreedFields.size())
+      !SameKeys(FieldPendingVary, O.FieldPendingVary))
     return false;
-  for (const void *Key : AgreedFields)
-    if (!O.AgreedFields.count(Key))
-      return false;
   auto SameValues = [](const auto &A, const auto &B) {
     if (A.size() != B.size())
       return false;
@@ -234,16 +251,22 @@ bool TuFacts::operator==(const TuFacts &O) const {
     }
     return true;
   };
-  if (FieldVaryWriters.size() != O.FieldVaryWriters.size())
-    return false;
-  for (const auto &[Key, Writers] : FieldVaryWriters) {
-    auto It = O.FieldVaryWriters.find(Key);
-    if (It == O.FieldVaryWriters.end() || It->second.size() != Writers.size())
+  auto SameSets = [](const auto &A, const auto &B) {
+    if (A.size() != B.size())
       return false;
-    for (const void *W : Writers)
-      if (!It->second.count(W))
+    for (const auto &[Key, Set] : A) {
+      auto It = B.find(Key);
+      if (It == B.end() || It->second.size() != Set.size())
         return false;
-  }
+      for (const void *X : Set)
+        if (!It->second.count(X))
+          return false;
+    }
+    return true;
+  };
+  if (!SameSets(FieldVaryWriters, O.FieldVaryWriters) ||
+      !SameSets(FieldAgreers, O.FieldAgreers))
+    return false;
   if (!SameValues(GlobalIsRank, O.GlobalIsRank) ||
       !SameValues(WriterAgreed, O.WriterAgreed) ||
       !SameValues(FieldIsRank, O.FieldIsRank) ||

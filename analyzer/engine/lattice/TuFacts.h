@@ -48,9 +48,13 @@ public:
   /// (`if (rank == 0) cfg.every = 5;`, T settled): the field differs
   /// between ranks unless the program agrees on it with a collective.
   bool noteFieldPendingVary(const clang::FieldDecl *F, const Taint &T);
-  /// A collective writes field F (`MPI_Bcast(&cfg.every, ...)`, or its
-  /// whole object): what one rank alone wrote there is agreed before reads.
-  bool noteFieldAgreed(const clang::FieldDecl *F);
+  /// A collective in Agreer writes field F (`MPI_Bcast(&cfg.every, ...)`,
+  /// or its whole object): what one rank alone wrote there is agreed before
+  /// reads. An agreer that writes F on some ranks itself (a parse on the root
+  /// and its broadcast) agrees its own write: another writer's needs an
+  /// agreement of its own or one by a function that does not write F.
+  bool noteFieldAgreed(const clang::FieldDecl *F,
+                       const clang::FunctionDecl *Agreer = nullptr);
   /// Writer wrote a value into F that differs between ranks (varying, or
   /// named but written on some ranks only).
   bool noteFieldVaryWriter(const clang::FieldDecl *F,
@@ -115,9 +119,13 @@ private:
   bool joinIsRank(llvm::DenseMap<const void *, bool> &Map, const void *Key,
                   bool IsRank);
   bool joinRange(const void *Key, const std::optional<IntRange> &Range);
+  /// Does an agreement cover every write of F on some ranks (see
+  /// noteFieldAgreed)?
+  bool pendingAgreed(const void *F) const;
 
   llvm::DenseMap<const void *, Taint> GlobalVary, FieldVary, FieldPendingVary;
-  llvm::SmallPtrSet<const void *, 8> AgreedFields;
+  /// The functions whose collectives agree each field.
+  llvm::DenseMap<const void *, llvm::SmallPtrSet<const void *, 2>> FieldAgreers;
   llvm::DenseMap<const void *, llvm::SmallPtrSet<const void *, 2>>
       FieldVaryWriters;
   /// Absent: no varying writer ended; false once one does not agree.

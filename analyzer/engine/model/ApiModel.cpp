@@ -91,6 +91,69 @@ std::optional<Taint> localDataReturn(const CallModelContext &C, ModelEnv &Env) {
   return T;
 }
 
+/// Is T a standard stream (a class derived from std::basic_ios)?
+bool derivesFromBasicIos(const CXXRecordDecl *RD, unsigned Depth = 0) {
+  if (!RD || Depth > 8)
+    return false;
+  if (RD->getName() == "basic_ios" && RD->isInStdNamespace())
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &B : RD->getDefinition()->bases())
+    if (derivesFromBasicIos(B.getType()->getAsCXXRecordDecl(), Depth + 1))
+      return true;
+  return false;
+}
+
+bool isStreamType(QualType T) {
+  return derivesFromBasicIos(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+/// The stream a read returned (`std::getline(in, line)`, `in >> a >> b`):
+/// the stream object it read from, through the chain; null when X is not a
+/// read that returns its stream.
+const Expr *streamReadFrom(const Expr *X) {
+  const Expr *Stream = nullptr;
+  for (X = X->IgnoreParenImpCasts(); const auto *Call = dyn_cast<CallExpr>(X);
+       X = Stream->IgnoreParenImpCasts()) {
+    if (!isStreamType(Call->getType()))
+      break;
+    const Expr *From = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      From = MC->getImplicitObjectArgument();
+    else if (Call->getNumArgs() > 0)
+      From = Call->getArg(0); // getline(in, s), operator>>(in, x)
+    if (!From || !isStreamType(From->getType()))
+      break;
+    Stream = From;
+  }
+  return Stream;
+}
+
+/// A stream's state: on what a read returned, whether the input ended,
+/// which is as uniform as what the stream reads (a file named alike on
+/// every rank holds the same lines); on the stream itself, whether the
+/// file opened on this node.
+std::optional<Taint> streamStateReturn(const CallModelContext &C,
+                                       ModelEnv &Env) {
+  const Expr *Tested = C.Receiver ? C.Receiver : C.arg(0);
+  if (!Tested)
+    return std::nullopt;
+  if (const Expr *Stream = streamReadFrom(Tested)) {
+    Taint Source = Env.eval(Stream);
+    if (!Source.Vary)
+      return Taint();
+    Taint T = Taint::varying(VaryKind::LocalData, C.loc(),
+                             "end of input read from a file or string that "
+                             "differs between ranks");
+    T.Params = Source.Params;
+    return T;
+  }
+  return Taint::varying(VaryKind::LocalData, C.loc(),
+                        "rank-local value (whether a file opened on this "
+                        "node's file system)");
+}
+
 /// `t.item()`: the tensor's value on the host, uniform if the tensor's
 /// contents are known to be (after a collective).
 std::optional<Taint> tensorReadReturn(const CallModelContext &C,
@@ -445,6 +508,7 @@ const RoleModel Table[] = {
     // Read where a call's result shape is decided (resultShapeVaries).
     {Role::ShapeFromValues},
     {Role::SizeRange},
+    {Role::StreamState, streamStateReturn},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

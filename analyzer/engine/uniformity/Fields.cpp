@@ -179,13 +179,13 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       const bool Storage = M != Target;
       if (!Storage) {
-        P.Tu.noteFieldAgreed(F);
+        P.Tu.noteFieldAgreed(F, FD);
         // A member struct received whole (`MPI_Bcast(&cfg_, sizeof cfg_,
         // MPI_BYTE, ...)`): its fields are agreed too.
         if (const RecordDecl *RD = F->getType()->getAsRecordDecl();
             RD && RD->getDefinition())
           for (const FieldDecl *Inner : RD->getDefinition()->fields())
-            P.Tu.noteFieldAgreed(Inner);
+            P.Tu.noteFieldAgreed(Inner, FD);
       }
       if (!Storage && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())) {
         Taint T;
@@ -266,7 +266,7 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
   Taint T;
   T.UniformContent = true;
   for (const FieldDecl *F : RD->getDefinition()->fields()) {
-    P.Tu.noteFieldAgreed(F);
+    P.Tu.noteFieldAgreed(F, FD);
     S[StateKey(Base, F)] = T;
   }
 }
