@@ -2,7 +2,9 @@
 #include "RankDivergentCollectiveRule.h"
 #include "api/ProjectFacts.h"
 #include "engine/Engine.h"
+#include "engine/ast/AstHelpers.h"
 #include "engine/collectives/Divergence.h"
+#include "engine/collectives/SequenceBuilder.h"
 #include "engine/collectives/Threads.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -330,6 +332,61 @@ void RankDivergentCollectiveRule::reportArguments(const CollectiveSite &Site) {
   }
 }
 
+void RankDivergentCollectiveRule::reportNullCommunicator(
+    const CollectiveSite &Site, const Engine::NullCommunicatorUse &N) {
+  auto Diag = diag(
+      Site.Call->getBeginLoc(),
+      formatMessage("collective '%0' is reached by every rank, but the "
+                    "ranks whose split colour is %1 are not members of its "
+                    "communicator: they call it with %2, an invalid "
+                    "communicator, and the job fails",
+                    {calleeName(Site), api::undefinedColorName().str(),
+                     api::nullCommunicatorName().str()}),
+      *SM);
+  Diag.note(N.Color->getBeginLoc(),
+            formatMessage("the communicator is split here; this colour is "
+                          "%0 on some ranks",
+                          {api::undefinedColorName().str()}));
+}
+
+void RankDivergentCollectiveRule::reportCrossOrder(
+    const Engine::CrossOrder &C) {
+  Engine &E = engine();
+  auto Describe = [&](const CallExpr *Collective) {
+    const api::ApiEntry *Entry = E.apiRole(Collective, api::Role::Collective);
+    std::string Name = calleeName({Collective, Entry, nullptr, nullptr});
+    const Expr *Comm = collectives::communicatorOf(Collective, Entry);
+    return formatMessage("'%0' on '%1'",
+                         {Name, Comm ? sourceText(Comm, E.context()) : "?"});
+  };
+  auto Line = [&](const CallExpr *Call) {
+    return std::to_string(SM->getSpellingLineNumber(Call->getBeginLoc()));
+  };
+  auto Diag = diag(
+      C.Here->getBeginLoc(),
+      formatMessage("rank class A issues %0 here while rank class B issues "
+                    "%1 (line %2) at the same position; some group of the "
+                    "split holds ranks of both classes, so each waits for "
+                    "the other forever",
+                    {Describe(C.HereCollective), Describe(C.OtherCollective),
+                     Line(C.Other)}),
+      *SM);
+  Diag.note(C.Other->getBeginLoc(),
+            formatMessage("rank class B issues %0 here instead",
+                          {Describe(C.OtherCollective)}));
+  if (C.Here != C.HereCollective)
+    Diag.note(C.HereCollective->getBeginLoc(), "collective issued here");
+  if (C.Condition)
+    Diag.note(C.Condition->getBeginLoc(),
+              formatMessage("branch depends on %0", {why(C.Origin)}));
+  if (const api::ApiEntry *Row = E.apiRole(C.Split, api::Role::CommSplit);
+      Row && Row->Args.Color >= 0 &&
+      unsigned(Row->Args.Color) < C.Split->getNumArgs())
+    Diag.note(C.Split->getArg(Row->Args.Color)->getBeginLoc(),
+              "the sub-communicator groups the ranks by this colour, which "
+              "the branch does not follow");
+}
+
 void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
   Engine &E = engine();
   if (!E.isUserCode(FD))
@@ -349,11 +406,20 @@ void RankDivergentCollectiveRule::checkFunction(const FunctionDecl *FD) {
   for (const Engine::UnmatchedPeer &U : E.unmatchedPointToPoint(FD))
     if (E.isUserCode(U.Skipped->getBeginLoc()))
       reportUnmatchedPeer(U);
-  for (const CallExpr *Call : E.subCommunicatorCollectives(FD))
-    if (E.isUserCode(Call->getBeginLoc()))
-      if (auto D = E.memberDivergenceAt(Call))
-        if (auto Site = E.collectiveAt(Call))
-          reportDivergence(*Site, *D);
+  for (const Engine::CrossOrder &C : E.crossCommunicatorOrders(FD))
+    if (E.isUserCode(C.Here->getBeginLoc()))
+      reportCrossOrder(C);
+  for (const CallExpr *Call : E.subCommunicatorCollectives(FD)) {
+    if (!E.isUserCode(Call->getBeginLoc()))
+      continue;
+    auto Site = E.collectiveAt(Call);
+    if (!Site)
+      continue;
+    if (auto N = E.nullCommunicatorAt(Call))
+      reportNullCommunicator(*Site, *N);
+    else if (auto D = E.memberDivergenceAt(Call))
+      reportDivergence(*Site, *D);
+  }
 }
 
 void RankDivergentCollectiveRule::onEndOfTranslationUnit() {

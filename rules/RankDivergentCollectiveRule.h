@@ -32,6 +32,9 @@ private:
   void reportArguments(const CollectiveSite &Site);
   void reportUnmatchedPeer(const Engine::UnmatchedPeer &U);
   void reportPerThread(const CollectiveSite &Site, const clang::Stmt *Region);
+  void reportNullCommunicator(const CollectiveSite &Site,
+                              const Engine::NullCommunicatorUse &N);
+  void reportCrossOrder(const Engine::CrossOrder &C);
 };
 
 } // namespace distlint

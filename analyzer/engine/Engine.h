@@ -196,6 +196,29 @@ public:
   subCommunicatorCollectives(const clang::FunctionDecl *FD);
   std::optional<Divergence>
   memberDivergenceAt(const clang::CallExpr *Collective);
+  /// A collective on a communicator that a split hands MPI_COMM_NULL to the
+  /// ranks whose colour is MPI_UNDEFINED, reached by every rank (no branch on
+  /// the rank or on the communicator guards it, in its function or at the
+  /// calls that lead to it): those ranks call it without being members.
+  struct NullCommunicatorUse {
+    const clang::CallExpr *Split = nullptr; ///< The split that writes it.
+    const clang::Expr *Color = nullptr;     ///< Its colour argument.
+  };
+  std::optional<NullCommunicatorUse>
+  nullCommunicatorAt(const clang::CallExpr *Collective);
+  /// Two arms of a branch that differs between ranks that issue the same
+  /// collectives, in the same order on the world's communicators, but in
+  /// another order across a sub-communicator whose groups hold ranks of both
+  /// arms (collectives/CrossOrder.cpp): each waits for the other.
+  struct CrossOrder {
+    const clang::CallExpr *Here = nullptr, *Other = nullptr; ///< Arms' calls.
+    const clang::CallExpr *HereCollective = nullptr, *OtherCollective = nullptr;
+    const clang::Expr *Condition = nullptr;
+    VaryOrigin Origin;
+    const clang::CallExpr *Split = nullptr; ///< Creates the sub-communicator.
+  };
+  std::vector<CrossOrder>
+  crossCommunicatorOrders(const clang::FunctionDecl *FD);
   /// A send (or receive) to a peer that a branch on rank-local data skips,
   /// while the receive (send) it pairs with, from that same peer variable on
   /// the same communicator, is made on every rank (collectives/Peers.cpp).
@@ -266,6 +289,18 @@ private:
   /// an agreed argument computed from them differ between ranks?
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramArgumentVaries(const clang::FunctionDecl *FD, uint64_t Params);
+  /// The first split (a CommSplit row's call) in the TU's project code that
+  /// writes the communicator Comm names, or null.
+  const clang::CallExpr *splitWriting(const clang::Decl *Comm);
+  /// Those splits by the communicator each writes; built on first use.
+  std::optional<llvm::DenseMap<const clang::Decl *, const clang::CallExpr *>>
+      SplitsByComm;
+  /// Does S run on every rank that enters its function, as far as the
+  /// branches around it say (none varies between ranks or tests Comm), and
+  /// does its function run on every rank (main, or only such calls lead to
+  /// it, up to Depth callers)?
+  bool runsOnEveryRank(const clang::Stmt *S, const clang::Decl *Comm,
+                       int Depth);
   bool CallSitesBuilt = false;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<const clang::CallExpr *>>

@@ -11,6 +11,7 @@
 #include "engine/EngineInternals.h"
 #include "engine/collectives/SequenceBuilder.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -89,6 +90,118 @@ Engine::memberDivergenceAt(const CallExpr *Collective) {
     return D;
   }
   return std::nullopt;
+}
+
+namespace {
+
+/// Does X name Macro, or is X a local variable that some write in FD sets
+/// to an expression naming it (`int color = leader ? 0 : MPI_UNDEFINED;`)?
+bool mayHoldMacro(const Expr *X, const FunctionDecl *FD, StringRef Macro,
+                  ASTContext &Ctx) {
+  if (!X)
+    return false;
+  if (mayExpandMacro(X, Macro, Ctx))
+    return true;
+  const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || !FD || !FD->getBody())
+    return false;
+  if (VD->getInit() && mayExpandMacro(VD->getInit(), Macro, Ctx))
+    return true;
+  struct Writes : RecursiveASTVisitor<Writes> {
+    const VarDecl *VD;
+    StringRef Macro;
+    ASTContext &Ctx;
+    bool Found = false;
+    Writes(const VarDecl *VD, StringRef Macro, ASTContext &Ctx)
+        : VD(VD), Macro(Macro), Ctx(Ctx) {}
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->getOpcode() == BO_Assign && baseVar(B->getLHS()) == VD &&
+          mayExpandMacro(B->getRHS(), Macro, Ctx))
+        Found = true;
+      return !Found;
+    }
+  } W(VD, Macro, Ctx);
+  W.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+  return W.Found;
+}
+
+/// Does Cond read the declaration D (a communicator tested for membership,
+/// `if (leaders != MPI_COMM_NULL)`)?
+bool mentions(const Stmt *Cond, const Decl *D) {
+  if (!Cond || !D)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Cond); DR && DR->getDecl() == D)
+    return true;
+  if (const auto *M = dyn_cast<MemberExpr>(Cond); M && M->getMemberDecl() == D)
+    return true;
+  for (const Stmt *Child : Cond->children())
+    if (mentions(Child, D))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool Engine::runsOnEveryRank(const Stmt *S, const Decl *Comm, int Depth) {
+  const FunctionDecl *FD = enclosingFunction(S);
+  if (!FD || neverRuns(S))
+    return false;
+  {
+    ResidentResult R = P->resident(FD);
+    if (!R)
+      return false;
+    const CFGBlock *B = R.facts().blockOf(S);
+    if (!B)
+      return false;
+    const std::vector<const CFGBlock *> Deps =
+        R.body().liveControlDependencies(B);
+    for (const CFGBlock *Dep : Deps) {
+      auto It = R.body().BranchTaint.find(Dep);
+      if (It != R.body().BranchTaint.end() &&
+          (It->second.Vary || It->second.PendingVary))
+        return false;
+      const Stmt *Cond =
+          const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true);
+      if (!Cond || mentions(Cond, Comm))
+        return false;
+    }
+  }
+  if (FD->isMain())
+    return true;
+  if (Depth <= 0)
+    return false;
+  std::vector<const CallExpr *> Calls = callersOf(FD);
+  if (Calls.empty())
+    return false;
+  for (const CallExpr *Call : Calls)
+    if (!runsOnEveryRank(Call, Comm, Depth - 1))
+      return false;
+  return true;
+}
+
+std::optional<Engine::NullCommunicatorUse>
+Engine::nullCommunicatorAt(const CallExpr *Collective) {
+  const api::ApiEntry *Entry = apiRole(Collective, api::Role::Collective);
+  if (!Entry)
+    return std::nullopt;
+  const Decl *Comm =
+      communicatorDecl(collectives::communicatorOf(Collective, Entry));
+  if (!Comm)
+    return std::nullopt;
+  const CallExpr *Split = splitWriting(Comm);
+  const api::ApiEntry *Row =
+      Split ? apiRole(Split, api::Role::CommSplit) : nullptr;
+  if (!Row || Row->Args.Color < 0 ||
+      unsigned(Row->Args.Color) >= Split->getNumArgs())
+    return std::nullopt;
+  const Expr *Color = Split->getArg(Row->Args.Color);
+  const FunctionDecl *SplitFD = enclosingFunction(Split);
+  if (!mayHoldMacro(Color, SplitFD, api::undefinedColorName(), Ctx))
+    return std::nullopt;
+  if (!runsOnEveryRank(Collective, Comm, P->Limits.CallerDepth))
+    return std::nullopt;
+  return NullCommunicatorUse{Split, Color};
 }
 
 } // namespace distlint
