@@ -183,6 +183,9 @@ struct ArgRoles {
   /// First index of a range and the index past its end (SizeRange).
   int8_t Begin = -1;
   int8_t End = -1;
+  /// The dimension a view (SizeArgument, SizeRange) cuts along, or a shape
+  /// query (ShapeQuery) reads.
+  int8_t Dim = -1;
   /// Only overloads with exactly this many parameters match (-1: any).
   int8_t NumParams = -1;
 
@@ -217,6 +220,7 @@ struct ArgRoles {
   DISTLINT_ARG_SETTER(exitStatus, ExitStatus)
   DISTLINT_ARG_SETTER(begin, Begin)
   DISTLINT_ARG_SETTER(end, End)
+  DISTLINT_ARG_SETTER(dim, Dim)
   DISTLINT_ARG_SETTER(numParams, NumParams)
 #undef DISTLINT_ARG_SETTER
 };

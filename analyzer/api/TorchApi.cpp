@@ -51,7 +51,7 @@ const ApiEntry Rows[] = {
     // Tensor shape and metadata: the same on every rank when the tensor's
     // shape is, whatever its values.
     {F, Role::ShapeQuery, "at::TensorBase::numel", A},
-    {F, Role::ShapeQuery, "at::TensorBase::size", A},
+    {F, Role::ShapeQuery, "at::TensorBase::size", A.dim(0)},
     {F, Role::ShapeQuery, "at::TensorBase::sizes", A},
     {F, Role::ShapeQuery, "at::TensorBase::dim", A},
     {F, Role::ShapeQuery, "at::TensorBase::ndimension", A},
@@ -139,9 +139,9 @@ const ApiEntry Rows[] = {
     // Integer arguments that set a result's shape (int-array sizes such as
     // zeros({n}) or view({-1, n}) are recognised by their type). A tensor's
     // shape decides whether collectives pair up; its values do not.
-    {F, Role::SizeArgument, "at::Tensor::narrow", A.count(2)},
-    {F, Role::SizeRange, "at::Tensor::slice", A.begin(1).end(2)},
-    {F, Role::SizeRange, "at::slice", A.begin(2).end(3)},
+    {F, Role::SizeArgument, "at::Tensor::narrow", A.dim(0).count(2)},
+    {F, Role::SizeRange, "at::Tensor::slice", A.dim(0).begin(1).end(2)},
+    {F, Role::SizeRange, "at::slice", A.dim(1).begin(2).end(3)},
     {F, Role::SizeArgument, "at::bincount", A.count(2)},
     {F, Role::SizeArgument, "at::randperm", A.count(0)},
     {F, Role::SizeArgument, "torch::randperm", A.count(0)},

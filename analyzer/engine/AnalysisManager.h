@@ -165,6 +165,14 @@ struct FunctionResult {
     bool OwnedObjectsOnly = true;
   };
   llvm::MapVector<const clang::FieldDecl *, ParamFieldWrite> ParamToField;
+  /// Fields read through a parameter object the body never writes (`c.layers`
+  /// of a `const Config &c`): they hold what the callers' objects hold there
+  /// (UniformityAnalysis::passedFields), not whatever other objects of the
+  /// type were given in the TU. At most Budget::ParamFieldWrites entries;
+  /// past them the TU's facts are read (ParamFieldReadsFull).
+  llvm::SmallVector<std::pair<unsigned, const clang::FieldDecl *>, 0>
+      ParamFieldReads;
+  bool ParamFieldReadsFull = false;
   bool Done = false;
   /// Clang built a CFG for the body (so a dropped Body can be rebuilt).
   bool HasCfg = false;

@@ -83,10 +83,11 @@ std::vector<llvm::ArrayRef<ApiEntry>> allTables() {
 }
 
 bool hasArgs(const ArgRoles &A) {
-  for (int8_t V : {A.Comm, A.Count, A.Root, A.Op, A.DType, A.Out, A.Options,
-                   A.Recv, A.Send, A.RecvVaries, A.Peer, A.Tag, A.Request,
-                   A.Stream, A.Timeout, A.Color, A.Rank, A.WorldSize, A.Value,
-                   A.Flag, A.Sampler})
+  for (int8_t V :
+       {A.Comm,    A.Count,  A.Root,    A.Op,         A.DType, A.Out,
+        A.Options, A.Recv,   A.Send,    A.RecvVaries, A.Peer,  A.Tag,
+        A.Request, A.Stream, A.Timeout, A.Color,      A.Rank,  A.WorldSize,
+        A.Value,   A.Flag,   A.Sampler, A.Dim})
     if (V >= 0)
       return true;
   return false;
@@ -136,7 +137,7 @@ bool fits(const ApiEntry &E, llvm::StringRef Field, const ParmVarDecl *Param,
     Ok = isInteger(T) || contains(T, "Scalar"); // arange(end)
   else if (Field == "Count" || Field == "Root" || Field == "Peer" ||
            Field == "Tag" || Field == "Color" || Field == "Rank" ||
-           Field == "WorldSize")
+           Field == "WorldSize" || Field == "Dim")
     Ok = isInteger(T);
   else if (Field == "Out" && E.TheRole == Role::LocalDataSource &&
            E.Args.Send >= 0)
@@ -187,13 +188,17 @@ bool fitsAll(const ApiEntry &E, const FunctionDecl *FD, std::string &Why) {
     return false;
   }
   std::pair<const char *, int8_t> Fields[] = {
-      {"Comm", A.Comm},       {"Count", A.Count},     {"Root", A.Root},
-      {"Op", A.Op},           {"DType", A.DType},     {"Out", A.Out},
-      {"Options", A.Options}, {"Recv", A.Recv},       {"Send", A.Send},
-      {"RecvVaries", A.RecvVaries}, {"Peer", A.Peer}, {"Tag", A.Tag},
-      {"Request", A.Request}, {"Stream", A.Stream},   {"Timeout", A.Timeout},
-      {"Color", A.Color},     {"Rank", A.Rank},       {"WorldSize", A.WorldSize},
-      {"Value", A.Value},     {"Flag", A.Flag},       {"Sampler", A.Sampler}};
+      {"Comm", A.Comm},       {"Count", A.Count},
+      {"Root", A.Root},       {"Op", A.Op},
+      {"DType", A.DType},     {"Out", A.Out},
+      {"Options", A.Options}, {"Recv", A.Recv},
+      {"Send", A.Send},       {"RecvVaries", A.RecvVaries},
+      {"Peer", A.Peer},       {"Tag", A.Tag},
+      {"Request", A.Request}, {"Stream", A.Stream},
+      {"Timeout", A.Timeout}, {"Color", A.Color},
+      {"Rank", A.Rank},       {"WorldSize", A.WorldSize},
+      {"Value", A.Value},     {"Flag", A.Flag},
+      {"Sampler", A.Sampler}, {"Dim", A.Dim}};
   for (auto [Field, Index] : Fields) {
     if (Index < 0)
       continue;

@@ -94,7 +94,9 @@ public:
     Assigned.push_back({LValue, T});
   }
   void markUniform(const Expr *Buffer) override { Uniform.push_back(Buffer); }
-  bool resultShapeVaries() override { return ShapeVaries; }
+  uint8_t resultVaryingDims() override {
+    return ShapeVaries ? Taint::AllDims : 0;
+  }
   uint64_t resultShapeKey() override { return ShapeKey; }
   void noteSubCommunicator(const Expr *Out) override {
     SubComms.push_back(Out);

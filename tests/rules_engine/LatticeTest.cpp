@@ -45,14 +45,16 @@ std::vector<Taint> generatedValues() {
   const auto *Copied = reinterpret_cast<const clang::VarDecl *>(&CopySource);
   const auto *CopiedField =
       reinterpret_cast<const clang::FieldDecl *>(&CopySource);
-  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2, 3, 2, 2, 3, 3, 3, 3};
+  const uint8_t Dims[] = {Taint::AllDims, 0b1, 0b110};
+  const uint64_t Radix[] = {2, 3, 2, 2, 2, 2, 3, 7, 3, 2,
+                            3, 2, 2, 3, 3, 3, 3, 3, 3};
   uint64_t Product = 1;
   for (uint64_t R : Radix)
     Product *= R;
   std::vector<Taint> Out;
   auto Make = [&](uint64_t N) {
-    unsigned D[17];
-    for (int I = 0; I < 17; ++I) {
+    unsigned D[19];
+    for (int I = 0; I < 19; ++I) {
       D[I] = unsigned(N % Radix[I]);
       N /= Radix[I];
     }
@@ -86,6 +88,10 @@ std::vector<Taint> generatedValues() {
         (D[16] ? T.Params & 0b100 : 0) | (D[3] ? T.Params & 0b011 : 0);
     // Some decide the shape by their values (a subset of Params).
     T.ShapeParams = D[11] ? T.Params & 0b110 : 0;
+    // Some reach it through their shapes only (a subset of Params).
+    T.SizeParams = D[17] == 1 ? T.Params & 0b001 : D[17] == 2 ? T.Params : 0;
+    // The dimensions that differ, where the shape does.
+    T.VaryingDims = Dims[D[18]];
     return T;
   };
   // 1000003 is prime, so coprime to every radix, and large enough that the
@@ -94,7 +100,7 @@ std::vector<Taint> generatedValues() {
   for (uint64_t I = 0; I < 400; ++I)
     Out.push_back(Make((I * 1000003) % Product));
   // Each component alone, against the default value.
-  for (int I = 0, Mul = 1; I < 17; Mul *= int(Radix[I]), ++I)
+  for (int I = 0, Mul = 1; I < 19; Mul *= int(Radix[I]), ++I)
     for (uint64_t V = 1; V < Radix[I]; ++V)
       Out.push_back(Make(V * uint64_t(Mul)));
   return Out;
@@ -176,6 +182,11 @@ TEST(TaintLattice, GeneratedValuesCoverEveryComponent) {
     return T.ElementParams && T.ElementParams != T.Params;
   }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.ShapeParams; }));
+  EXPECT_TRUE(Takes(
+      [](const Taint &T) { return T.SizeParams && T.SizeParams != T.Params; }));
+  EXPECT_TRUE(Takes([](const Taint &T) {
+    return T.shapeVaries() && T.VaryingDims == 0b110;
+  }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingVary; }));
   EXPECT_TRUE(Takes([](const Taint &T) { return T.PendingParams == 0b101; }));
   EXPECT_TRUE(Takes([](const Taint &T) {
@@ -400,6 +411,62 @@ TEST(TaintLattice, ShapeParamsMakeAnArgumentsValuesItsShape) {
       ASSERT_EQ(joined(T, O).ShapeParams, T.ShapeParams | O.ShapeParams);
 }
 
+TEST(TaintLattice, SizeParamsAreThoseReadOnlyThroughTheirShapes) {
+  // `n = x.size(0)` of parameter 0, joined with the counter stepped by
+  // parameter 1 (a value): x stays known by its shape, the step does not.
+  Taint Rows;
+  Rows.Params = 0b01;
+  Rows.SizeParams = 0b01;
+  Taint Step;
+  Step.Params = 0b10;
+  Taint Cond = joined(Rows, Step);
+  EXPECT_EQ(Cond.SizeParams, 0b01u);
+  // A value of x read too (`x[0].item()`) makes x a value there.
+  Taint Value;
+  Value.Params = 0b01;
+  EXPECT_EQ(joined(Cond, Value).SizeParams, 0u);
+  // Under a loop over x's rows, a counter knows x by its shape only.
+  Taint Counter = Taint::constant(0);
+  Counter.ValueKey = 0;
+  Counter.Range.reset();
+  Counter.addControl(Rows);
+  EXPECT_EQ(Counter.SizeParams, 0b01u);
+  // An argument whose values alone differ leaves such a value alone; one
+  // whose shape differs does not.
+  Taint Shard = Taint::varying(VaryKind::LocalData, clang::SourceLocation(),
+                               "local rows");
+  Shard.ContentOnly = true;
+  EXPECT_FALSE(Cond.argumentTaint(0, Shard).Vary);
+  Shard.ContentOnly = false;
+  EXPECT_TRUE(Cond.argumentTaint(0, Shard).Vary);
+  for (const Taint &T : generatedValues())
+    for (const Taint &O : generatedValues())
+      ASSERT_EQ(joined(T, O).SizeParams & ~(T.Params | O.Params), 0u);
+}
+
+TEST(TaintLattice, VaryingDimsAreTheUnionOfThoseThatDiffer) {
+  auto Rows = [](uint8_t Dims) {
+    Taint T = Taint::varying(VaryKind::Rank, clang::SourceLocation(), "rank");
+    T.VaryingDims = Dims;
+    return T;
+  };
+  // Local rows beside a tensor whose columns differ: both dimensions.
+  EXPECT_EQ(joined(Rows(0b01), Rows(0b10)).varyingDims(), 0b11);
+  // Joined with values that differ only in content, or agree: its own.
+  Taint Content = Rows(Taint::AllDims);
+  Content.ContentOnly = true;
+  EXPECT_EQ(joined(Rows(0b01), Content).varyingDims(), 0b01);
+  EXPECT_EQ(joined(Taint(), Rows(0b01)).varyingDims(), 0b01);
+  EXPECT_EQ(joined(Content, Taint()).varyingDims(), 0);
+  // Assigned under a branch that differs: any dimension may.
+  Taint Chosen = Rows(0b01);
+  Chosen.addControl(
+      Taint::varying(VaryKind::Rank, clang::SourceLocation(), "rank"));
+  EXPECT_EQ(Chosen.varyingDims(), Taint::AllDims);
+  EXPECT_EQ(Taint::dimBit(0), 0b1);
+  EXPECT_EQ(Taint::dimBit(9), 0x80);
+}
+
 TEST(TaintLattice, VaryingWinsAndKeepsItsOrigin) {
   Taint U = Taint::constant(3);
   Taint V = Taint::varying(VaryKind::Rank, clang::SourceLocation(), "rank");
@@ -520,7 +587,14 @@ std::string dumpState(const VarState &S) {
            " rr=" + std::to_string(T.RootRank) +
            " rk=" + std::to_string(T.RootKey) +
            " copy=" + std::to_string(T.CopyOf != nullptr) +
-           " pend=" + std::to_string(T.PendingVary) + "]";
+           " pend=" + std::to_string(T.PendingVary) +
+           " vk=" + std::to_string(T.ValueKey) +
+           (T.Range ? " r=" + std::to_string(T.Range->Lo.W) + "," +
+                          std::to_string(T.Range->Lo.C) + ".." +
+                          std::to_string(T.Range->Hi.W) + "," +
+                          std::to_string(T.Range->Hi.C)
+                    : std::string(" r=none")) +
+           "]";
   return Out;
 }
 

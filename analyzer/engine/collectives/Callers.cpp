@@ -57,6 +57,9 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
     P->Limits.hit("caller depth", FD->getQualifiedNameAsString());
     return std::nullopt;
   }
+  // The fields FD reads of the objects it is given (ParamFieldReads).
+  const FunctionDecl *Def = FD->getDefinition();
+  const FunctionResult *Own = P->analyze(Def ? Def : FD);
   for (const CallExpr *Call : callersOf(FD)) {
     const FunctionDecl *Caller = enclosingFunction(Call);
     ResidentResult R = Caller ? P->resident(Caller) : ResidentResult();
@@ -83,7 +86,12 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
         continue;
       // Only the argument's value counts: whether the call itself is
       // reached by every rank is the caller's own divergence, reported there.
-      Taint T = U.eval(Call->getArg(I + Shift), S);
+      const Expr *Arg = Call->getArg(I + Shift);
+      Taint T = Own ? U.passedArgument(*Own, I, Arg, S) : U.eval(Arg, S);
+      // Of a shape known here (`torch::full({1}, n)`), what reaches it
+      // reaches its values only.
+      if (ShapeOnly && T.ShapeKey && !T.ShapePending)
+        continue;
       if (T.Vary && !(ShapeOnly && T.ContentOnly))
         return std::make_pair(T.Origin, Call);
       CallerMask |= T.Params;

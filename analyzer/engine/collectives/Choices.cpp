@@ -188,14 +188,21 @@ const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
   return C->V;
 }
 
-const VarDecl *uniformTripCount(Engine &E, const ForStmt *F) {
-  if (const VarDecl *V = countedUniformLoop(E, F))
-    return V;
+const VarDecl *uniformTripCount(Engine &E, const ForStmt *F,
+                                bool AcrossCallers) {
+  if (!AcrossCallers)
+    if (const VarDecl *V = countedUniformLoop(E, F))
+      return V;
   std::optional<CountedFor> C = countedFor(E, F);
-  return C &&
-                 uniformDistance(
-                     C->Bound, C->Start,
-                     [&](const Expr *X) { return E.uniformity(X).Uniform; }) &&
+  auto Uniform = [&](const Expr *X) {
+    UniformityAnswer A = E.uniformity(X);
+    return A.Uniform && !(AcrossCallers && A.Params);
+  };
+  if (!C)
+    return nullptr;
+  if (AcrossCallers && Uniform(C->Start) && Uniform(C->Bound))
+    return C->V;
+  return uniformDistance(C->Bound, C->Start, Uniform) &&
                  !boundWrittenIn(E, C->Bound, F)
              ? C->V
              : nullptr;

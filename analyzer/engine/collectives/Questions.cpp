@@ -419,8 +419,14 @@ Engine::divergenceAt(const CallExpr *Collective) {
     if (!It->second.Vary) {
       if (ByParam)
         continue;
-      Passed = paramVaries(FD, It->second.Params, 0,
-                           /*ShapeOnly=*/It->second.ContentOnly);
+      // Parameters it reads only through their shapes (`x.size(0)`) count
+      // where a caller passes one whose shape differs.
+      const Taint &Cond = It->second;
+      if (uint64_t ByValue = Cond.Params & ~Cond.SizeParams)
+        Passed = paramVaries(FD, ByValue, 0, /*ShapeOnly=*/Cond.ContentOnly);
+      if (!Passed && (Cond.Params & Cond.SizeParams))
+        Passed = paramVaries(FD, Cond.Params & Cond.SizeParams, 0,
+                             /*ShapeOnly=*/true);
       if (!Passed)
         continue;
     }
@@ -431,7 +437,9 @@ Engine::divergenceAt(const CallExpr *Collective) {
     // A counted loop that runs as often on every rank (uniform bounds, or a
     // rank's own range of a uniform length): its counter is no choice.
     if (const auto *F = dyn_cast_or_null<ForStmt>(Dep->getTerminatorStmt());
-        F && collectives::uniformTripCount(*this, F))
+        F &&
+        collectives::uniformTripCount(*this, F,
+                                      /*AcrossCallers=*/Passed.has_value()))
       continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).

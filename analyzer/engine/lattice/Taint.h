@@ -79,6 +79,10 @@ struct Taint {
   /// value's shape (`(p.abs() > t).nonzero()`): an argument that differs in
   /// its values only gives a result of another shape (argumentTaint).
   uint64_t ShapeParams = 0;
+  /// Of Params, those that reach this value only through their shape
+  /// (`x.size(0)`, `v.size()` of a parameter): an argument that differs in
+  /// its values only leaves it alone (argumentTaint, Engine::paramVaries).
+  uint64_t SizeParams = 0;
   /// Tensor / buffer contents proven equal on all ranks (after a collective).
   bool UniformContent = false;
   /// When Vary: only the elements differ, not the length (a vector filled
@@ -99,6 +103,15 @@ struct Taint {
   /// Tensors: a hash of the shape when it is a known constant (built by
   /// `zeros({1})`, `reshape({1})`...); 0 = unknown.
   uint64_t ShapeKey = 0;
+  /// When the shape varies (shapeVaries()): the dimensions whose extent may
+  /// differ between ranks, bit d for dimension d (the last bit for every
+  /// dimension from it on). `randn({local_rows, 6})` differs in dimension 0
+  /// only, so `narrow(0, 0, agreed)` of it has one shape on every rank.
+  uint8_t VaryingDims = AllDims;
+  static constexpr uint8_t AllDims = 0xFF;
+  static constexpr uint8_t dimBit(int64_t D) {
+    return D < 0 ? AllDims : D >= 7 ? uint8_t(0x80) : uint8_t(1u << D);
+  }
   /// A uniform value named by the side-effect-free expression it was
   /// assigned from (a hash of its structure and declarations; 0 = none):
   /// two arms that assign `rows = cfg.vocab` leave the same value.
@@ -148,6 +161,15 @@ struct Taint {
   }
 
   bool depends() const { return Vary || Params; }
+  /// The length or shape differs, not only the values.
+  bool shapeVaries() const { return Vary && !ContentOnly; }
+  /// The dimensions that may differ: none when the shape is uniform.
+  uint8_t varyingDims() const { return shapeVaries() ? VaryingDims : 0; }
+  /// The shape may differ in any way (a value chosen by a branch).
+  void shapeDiffers() {
+    ContentOnly = false;
+    VaryingDims = AllDims;
+  }
   /// One value on every rank that computes it (a constant, the world size).
   bool singleValue() const {
     return !Vary && !Params && Range && Range->Lo == Range->Hi;
@@ -159,6 +181,11 @@ struct Taint {
   bool sameValue(const Taint &O) const {
     if (!knownValue() || !O.knownValue())
       return false;
+    if (ValueKey && O.ValueKey)
+      return ValueKey == O.ValueKey;
+    // One number is one value, named or not.
+    if (singleValue() && O.singleValue())
+      return Range == O.Range;
     if (ValueKey || O.ValueKey)
       return ValueKey == O.ValueKey;
     return Range == O.Range;
@@ -191,7 +218,15 @@ struct Taint {
   Taint argumentTaint(unsigned Index, Taint Arg) const {
     const uint64_t Bit = Index < 64 ? uint64_t(1) << Index : 0;
     if ((ShapeParams & Bit) && Arg.Vary) {
+      Arg.shapeDiffers();
+    } else if ((SizeParams & Bit) && Arg.Vary && !Arg.shapeVaries()) {
+      // Only its shape reaches the value, and that agrees.
+      Arg.Vary = false;
+      Arg.Origin = VaryOrigin();
       Arg.ContentOnly = false;
+      Arg.PointeeOnly = false;
+      Arg.IsRank = false;
+      Arg.Range.reset();
     } else if ((ElementParams & Bit) && Arg.Vary) {
       // Only the elements of a sequence hold it (`g[i] = start + i` in a
       // vector of a fixed length): the length is the summary's own.
@@ -202,12 +237,26 @@ struct Taint {
     return Arg;
   }
 
+  /// The parameters that reach this value or O only through their shapes:
+  /// a parameter counts where each of the two it reaches holds it so (a
+  /// counter stepped in a loop over `x.size(0)` knows x by its shape).
+  uint64_t sizeParamsOfBoth(const Taint &O) const {
+    return (SizeParams | ~Params) & (O.SizeParams | ~O.Params) &
+           (Params | O.Params);
+  }
+
   /// Least upper bound: may-vary, must-be-uniform-content, range hull.
   void join(const Taint &O) {
     NonNull = NonNull && O.NonNull;
     IsRank = IsRank && O.IsRank;
     if (LauncherVar != O.LauncherVar)
       LauncherVar = LauncherVariable::None;
+    // Of the values whose shape varies, every dimension that differs in
+    // one of them.
+    uint8_t Dims = uint8_t(varyingDims() | O.varyingDims());
+    // Where only one differs in shape, its origin says why the shape does.
+    if (Vary && O.Vary && !shapeVaries() && O.shapeVaries())
+      Origin = O.Origin;
     // ContentOnly and PointeeOnly qualify the varying side; between two
     // values of the same variance both must hold.
     if (Vary == O.Vary) {
@@ -223,6 +272,7 @@ struct Taint {
     }
     ElementParams = (ElementParams | ~Params) & (O.ElementParams | ~O.Params) &
                     (Params | O.Params);
+    SizeParams = sizeParamsOfBoth(O);
     Params |= O.Params;
     ShapeParams |= O.ShapeParams;
     UniformContent = UniformContent && O.UniformContent;
@@ -249,6 +299,7 @@ struct Taint {
       Range = hull(*Range, *O.Range);
     else
       Range.reset();
+    VaryingDims = shapeVaries() ? Dims : AllDims;
   }
   /// A store that happens only where Ctl is taken, of a value every rank
   /// would hold alike: pending (decided where the paths meet, or by a
@@ -287,19 +338,21 @@ struct Taint {
       }
       ShapePending = true;
       PointeeOnly = false;
+      SizeParams = sizeParamsOfBoth(Ctl);
       Params |= Ctl.Params;
       ElementParams &= ~Ctl.Params;
       Range.reset();
       return;
     }
     if (Ctl.Vary) {
-      ContentOnly = false;
+      shapeDiffers();
       PointeeOnly = false;
     }
     if (!Vary && Ctl.Vary) {
       Vary = true;
       Origin = Ctl.Origin;
     }
+    SizeParams = sizeParamsOfBoth(Ctl);
     Params |= Ctl.Params;
     ElementParams &= ~Ctl.Params;
     if (Ctl.depends())
@@ -308,15 +361,16 @@ struct Taint {
   bool sameAs(const Taint &O) const {
     return Vary == O.Vary && Params == O.Params &&
            ElementParams == O.ElementParams && ShapeParams == O.ShapeParams &&
-           ContentOnly == O.ContentOnly && PointeeOnly == O.PointeeOnly &&
-           NonNull == O.NonNull && LauncherVar == O.LauncherVar &&
-           UniformContent == O.UniformContent && Range == O.Range &&
-           ShapeKey == O.ShapeKey && ValueKey == O.ValueKey &&
-           MessageKey == O.MessageKey && RootKey == O.RootKey &&
-           RootRank == O.RootRank && CopyOf == O.CopyOf &&
-           CopyOfField == O.CopyOfField && PendingVary == O.PendingVary &&
-           PendingParams == O.PendingParams && ShapePending == O.ShapePending &&
-           IsRank == O.IsRank;
+           SizeParams == O.SizeParams && ContentOnly == O.ContentOnly &&
+           PointeeOnly == O.PointeeOnly && NonNull == O.NonNull &&
+           LauncherVar == O.LauncherVar && UniformContent == O.UniformContent &&
+           Range == O.Range && ShapeKey == O.ShapeKey &&
+           ValueKey == O.ValueKey && MessageKey == O.MessageKey &&
+           RootKey == O.RootKey && RootRank == O.RootRank &&
+           CopyOf == O.CopyOf && CopyOfField == O.CopyOfField &&
+           PendingVary == O.PendingVary && PendingParams == O.PendingParams &&
+           ShapePending == O.ShapePending && IsRank == O.IsRank &&
+           varyingDims() == O.varyingDims();
   }
 
   /// The pending implicit flow becomes real: the value differs where the
@@ -328,6 +382,8 @@ struct Taint {
       // Of a known shape, the values differ; the shape is compared where
       // the paths meet (mergePaths).
       ContentOnly = ShapeKey && ShapePending && (!Vary || ContentOnly);
+      if (!ContentOnly)
+        VaryingDims = AllDims;
       PointeeOnly = false;
       if (!Vary) {
         Vary = true;
@@ -336,6 +392,7 @@ struct Taint {
     }
     Params |= PendingParams;
     ElementParams &= ~PendingParams;
+    SizeParams &= ~PendingParams;
     Range.reset();
     ValueKey = 0;
     PendingVary = false;
@@ -365,7 +422,7 @@ struct Taint {
     O.settle();
     join(O);
     if (ShapeDiffers && Vary) {
-      ContentOnly = false;
+      shapeDiffers();
       ShapePending = false;
     }
   }

@@ -19,11 +19,16 @@ bool TuFacts::joinVary(llvm::DenseMap<const void *, Taint> &Map,
   Taint &Old = It->second;
   bool Widened = false;
   if (Old.ContentOnly && !Kept.ContentOnly) {
-    Old.ContentOnly = false;
+    Old.shapeDiffers();
     Widened = true;
   }
   if (Old.PointeeOnly && !Kept.PointeeOnly) {
     Old.PointeeOnly = false;
+    Widened = true;
+  }
+  if (uint8_t More = Kept.varyingDims() & ~Old.varyingDims();
+      More && Old.shapeVaries()) {
+    Old.VaryingDims |= More;
     Widened = true;
   }
   return Widened && grew();

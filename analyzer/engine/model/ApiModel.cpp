@@ -85,7 +85,9 @@ std::optional<Taint> localDataReturn(const CallModelContext &C, ModelEnv &Env) {
                            "rank-local value (clock, random number, file "
                            "system or local data)");
   if (isTensorType(C.Call->getType())) {
-    T.ContentOnly = !Env.resultShapeVaries();
+    uint8_t Dims = Env.resultVaryingDims();
+    T.ContentOnly = !Dims;
+    T.VaryingDims = Dims ? Dims : Taint::AllDims;
     T.ShapeKey = Env.resultShapeKey();
   }
   return T;
@@ -270,8 +272,22 @@ std::optional<Taint> shapeQueryReturn(const CallModelContext &C,
   Taint T = C.Receiver ? Env.eval(C.Receiver) : Taint();
   if (T.Vary && T.ContentOnly)
     T = Taint();
+  // `x.size(0)` of a tensor whose other dimensions differ.
+  if (const Expr *DimArg = C.arg(C.Row.Args.Dim); DimArg && T.shapeVaries())
+    if (Taint D = Env.eval(DimArg);
+        D.singleValue() && D.Range->Lo.W == 0 && D.Range->Lo.C >= 0 &&
+        D.Range->Lo.C < 7 && !(T.VaryingDims & Taint::dimBit(D.Range->Lo.C)))
+      T = Taint();
   T.Params &= ~T.ElementParams; // What reached its elements only.
   T.ElementParams = 0;
+  // A size (`x.size(0)`, `v.size()`): what reaches it, other than values
+  // that chose the elements, reaches it through the shape. An iterator
+  // (`v.begin()`) leads to the elements.
+  QualType Result = C.Call->getType().getNonReferenceType();
+  T.SizeParams =
+      Result->isIntegralOrEnumerationType() || isSizeArrayType(Result)
+          ? T.Params & ~T.ShapeParams
+          : 0;
   for (const Expr *A : C.Args)
     T.join(Env.eval(A));
   T.Range.reset();
@@ -411,7 +427,7 @@ void copyEffects(const CallModelContext &C, ModelEnv &Env) {
   Taint T;
   if (ST.Vary) {
     T = ST;
-    T.ContentOnly = false;
+    T.shapeDiffers();
   } else if (copiesFromDevice(C.arg(C.Row.Args.Flag)) && !ST.UniformContent &&
              baseVar(Src)) {
     T = Taint::varying(VaryKind::LocalData, C.loc(),
@@ -505,7 +521,7 @@ const RoleModel Table[] = {
     {Role::Fill, nullptr, fillEffects},
     // Read where a call's result gets its shape key (resultShapeKey).
     {Role::FullReduction},
-    // Read where a call's result shape is decided (resultShapeVaries).
+    // Read where a call's result shape is decided (resultVaryingDims).
     {Role::ShapeFromValues},
     {Role::SizeRange},
     {Role::StreamState, streamStateReturn},

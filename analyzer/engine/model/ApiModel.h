@@ -36,9 +36,10 @@ public:
   virtual void assign(const clang::Expr *LValue, const Taint &T) = 0;
   /// The objects Buffer designates hold the same value on every rank now.
   virtual void markUniform(const clang::Expr *Buffer) = 0;
-  /// Does the shape of the call's result differ between ranks (the objects
-  /// and size arguments it is computed from)?
-  virtual bool resultShapeVaries() = 0;
+  /// The dimensions of the call's result whose extent differs between
+  /// ranks (the objects and size arguments it is computed from; Taint's
+  /// VaryingDims); 0 when its shape is uniform.
+  virtual uint8_t resultVaryingDims() = 0;
   /// A name of the result's shape when the call fixes it (a constant size
   /// argument, a SameShape row's input); 0 otherwise.
   virtual uint64_t resultShapeKey() = 0;

@@ -52,8 +52,8 @@ public:
     if (Mutable)
       U.markUniform(Buffer, *Mutable);
   }
-  bool resultShapeVaries() override {
-    return U.resultShapeVaries(Call, Callee, Receiver, Args, S);
+  uint8_t resultVaryingDims() override {
+    return U.resultVaryingDims(Call, Callee, Receiver, Args, S);
   }
   uint64_t resultShapeKey() override {
     return U.resultShapeKey(Call, Callee, Receiver, Args, S);
@@ -244,10 +244,21 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
         T.Range = CR->ReturnTaint.Range;
       for (unsigned I : CR->Summary.ParamsToReturn)
         if (I < Args.size())
-          T.join(CR->ReturnTaint.argumentTaint(I, eval(Args[I], S)));
+          T.join(CR->ReturnTaint.argumentTaint(
+              I, passedArgument(*CR, I, Args[I], S)));
         else if (const VarDecl *Captured =
                      lambdaCaptureAt(Def ? Def : Callee, I))
           T.join(varTaint(Captured, S));
+      // A tensor of one shape whatever it is given (`return
+      // torch::tensor({sum, count})`): what it is given reaches the values.
+      if (CR->ReturnTaint.ShapeKey && !CR->ReturnTaint.ShapePending &&
+          isTensorType(Call->getType())) {
+        T.ShapeKey = CR->ReturnTaint.ShapeKey;
+        if (T.Vary) {
+          T.ContentOnly = true;
+          T.VaryingDims = Taint::AllDims;
+        }
+      }
       // What the object holds reaches the result when the method reads it
       // (its fields' facts are TU-wide, but not what one object was given);
       // `MPI_Datatype type() const { return Traits<T>::type(); }` does not.
@@ -264,7 +275,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
             T.Origin = O.Origin;
             T.ContentOnly = Reach == ObjectReach::Values;
           } else if (Reach == ObjectReach::Whole) {
-            T.ContentOnly = false;
+            T.shapeDiffers();
           }
         }
       }
@@ -361,7 +372,7 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
         It && !It->getType()->isIntegralOrEnumerationType() &&
         E.apiRole(It, Role::ShapeQuery))
       if (Taint Elements = eval(It->getImplicitObjectArgument(), S);
-          Elements.Vary) {
+          Elements.depends()) {
         Elements.PointeeOnly = false;
         T.join(Elements);
       }
@@ -382,9 +393,13 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   QualType RT = Call->getType();
   T.ShapeKey = resultShapeKey(Call, Callee, Receiver, Args, S);
   T.ShapePending = false;
+  uint8_t Dims =
+      T.ShapeKey || !T.Vary || RT->isArithmeticType() || RT->isEnumeralType()
+          ? 0
+          : resultVaryingDims(Call, Callee, Receiver, Args, S);
   T.ContentOnly =
-      T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() &&
-      (T.ShapeKey || !resultShapeVaries(Call, Callee, Receiver, Args, S));
+      T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() && !Dims;
+  T.VaryingDims = Dims ? Dims : Taint::AllDims;
   // In a helper, the callers' values of what selects the elements decide
   // the result's shape.
   if (const Expr *Decides = valuesDecidingShape(Callee, Receiver, Args))

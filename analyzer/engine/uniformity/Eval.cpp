@@ -390,7 +390,14 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
         if (Own == S.end() && P.Tu.wholeAgreed(Whole, FD))
           return T;
       }
-      if (const Taint *FT = P.Tu.fieldVary(F, FD))
+      // Of a parameter object: what the callers' objects hold (the value
+      // has the parameter); of any other object: whatever the TU wrote. A
+      // field that holds a rank (of the world or of a sub-communicator) is
+      // read as that rank, which rank classes decide here.
+      const Taint *FT = P.Tu.fieldVary(F, FD);
+      const bool HoldsRank = (FT && FT->Origin.Comm) ||
+                             (P.Tu.fieldIsRank(F) && isTaughtDecl(E, F));
+      if (FT && (HoldsRank || !readsCallersField(M, F)))
         T.join(*FT);
       // The field's range over every write in the TU, if all agree.
       T.Range.reset();
@@ -548,7 +555,7 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
     Taint Base = eval(AS->getBase(), S);
     Taint T = Base;
     T.join(eval(AS->getIdx(), S));
-    T.ContentOnly = false;
+    T.shapeDiffers();
     T.PointeeOnly = false; // Reads the element, not the pointer.
     T.IsRank = false;
     T.Range.reset();

@@ -8,6 +8,7 @@
 // write of a field joins the TU's facts of it.
 //
 //===----------------------------------------------------------------------===//
+#include "engine/Values.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -98,7 +99,7 @@ void UniformityAnalysis::assignFields(const VarDecl *VD, const Expr *Value,
     T.Params = T.ShapeParams = 0;
     for (unsigned I = 0; I < Args.size() && I < 64; ++I)
       if (From & (uint64_t(1) << I))
-        T.join(Summary.argumentTaint(I, eval(Args[I], S)));
+        T.join(Summary.argumentTaint(I, passedArgument(*CR, I, Args[I], S)));
     T.addControl(Ctl);
     S[StateKey(VD, F)] = T;
   }
@@ -318,6 +319,84 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
     return;
   }
   P.Tu.noteFieldValue(F, T);
+}
+
+/// The record a parameter gives the body read-only access to: by value or
+/// by reference, or through a pointer to const.
+static const RecordDecl *parameterObject(const ParmVarDecl *PD) {
+  QualType T = PD->getType();
+  if (T->isPointerType()) {
+    T = T->getPointeeType();
+    if (!T.isConstQualified())
+      return nullptr;
+  }
+  return T.getNonReferenceType()->getAsRecordDecl();
+}
+
+bool UniformityAnalysis::readsCallersField(const MemberExpr *M,
+                                           const FieldDecl *F) {
+  const auto *PD = dyn_cast_or_null<ParmVarDecl>(fieldBase(M));
+  if (!PD || !FD || !FD->getBody() || PD->getDeclContext() != FD ||
+      ObjectVaries || R.ParamFieldReadsFull)
+    return false;
+  const RecordDecl *RD = parameterObject(PD);
+  if (!RD || F->getParent()->getCanonicalDecl() != RD->getCanonicalDecl() ||
+      M->isArrow() != PD->getType()->isPointerType() ||
+      isWrittenIn(E, PD, FD->getBody()))
+    return false;
+  const unsigned Index = PD->getFunctionScopeIndex();
+  if (Index >= 64)
+    return false;
+  std::pair<unsigned, const FieldDecl *> Read{Index, F};
+  if (llvm::is_contained(R.ParamFieldReads, Read))
+    return true;
+  if (R.ParamFieldReads.size() >= P.Limits.ParamFieldWrites) {
+    P.Limits.hit("parameter-field reads", FD->getQualifiedNameAsString());
+    R.ParamFieldReadsFull = true;
+    return false;
+  }
+  R.ParamFieldReads.push_back(Read);
+  return true;
+}
+
+Taint UniformityAnalysis::passedArgument(const FunctionResult &Callee,
+                                         unsigned Index, const Expr *Arg,
+                                         const VarState &S) {
+  Taint T = eval(Arg, S);
+  const Expr *Object = strip(Arg);
+  if (const auto *U = dyn_cast<UnaryOperator>(Object);
+      U && U->getOpcode() == UO_AddrOf)
+    Object = strip(U->getSubExpr());
+  const auto *DR = dyn_cast<DeclRefExpr>(Object);
+  const auto *Base = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  for (const auto &[I, F] : Callee.ParamFieldReads) {
+    if (I != Index)
+      continue;
+    // What this path knows of the object's field, or, for an object this
+    // function was given in turn, what its callers pass (T has the
+    // parameter); otherwise whatever the TU wrote there.
+    if (Base)
+      if (auto Known = S.find(StateKey(Base, F)); Known != S.end()) {
+        T.join(Known->second);
+        continue;
+      }
+    if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(Base);
+        PD && PD->getDeclContext() == FD && !ObjectVaries) {
+      const RecordDecl *RD = parameterObject(PD);
+      if (RD && !isWrittenIn(E, PD, FD->getBody()) &&
+          PD->getFunctionScopeIndex() < 64 && !R.ParamFieldReadsFull &&
+          R.ParamFieldReads.size() < P.Limits.ParamFieldWrites) {
+        std::pair<unsigned, const FieldDecl *> Read{PD->getFunctionScopeIndex(),
+                                                    F};
+        if (!llvm::is_contained(R.ParamFieldReads, Read))
+          R.ParamFieldReads.push_back(Read);
+        continue;
+      }
+    }
+    if (const Taint *FT = P.Tu.fieldVary(F, FD))
+      T.join(*FT);
+  }
+  return T;
 }
 
 } // namespace distlint

@@ -255,21 +255,63 @@ bool UniformityAnalysis::rangeWidthVaries(const FunctionDecl *Callee,
   return true;
 }
 
-bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
-                                           const FunctionDecl *Callee,
-                                           const Expr *Receiver,
-                                           llvm::ArrayRef<const Expr *> Args,
-                                           const VarState &S) {
-  auto ShapeVaries = [&](const Expr *A) {
-    Taint T = eval(A, S);
-    return T.Vary && !T.ContentOnly;
-  };
-  if (Receiver && ShapeVaries(Receiver))
-    return true;
+/// The braced list a size argument was written as (`{rows, 6}`, through
+/// the IntArrayRef it converts to), or null.
+static const InitListExpr *bracedList(const Expr *A) {
+  A = A->IgnoreImplicit();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(A))
+    return bracedList(MT->getSubExpr());
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(A))
+    return CE->getNumArgs() == 1 ? bracedList(CE->getArg(0)) : nullptr;
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(A))
+    return bracedList(SIL->getSubExpr());
+  return dyn_cast<InitListExpr>(A);
+}
+
+uint8_t UniformityAnalysis::sizeListVaryingDims(const Expr *A,
+                                                const VarState &S) {
+  const InitListExpr *List = bracedList(A);
+  if (!List)
+    return eval(A, S).Vary ? Taint::AllDims : 0;
+  uint8_t Dims = 0;
+  for (unsigned D = 0; D < List->getNumInits(); ++D)
+    if (eval(List->getInit(D), S).Vary)
+      Dims |= Taint::dimBit(D);
+  return Dims;
+}
+
+/// The row of a call that returns a view of its receiver along one
+/// dimension (`narrow(dim, start, length)`, `slice(dim, begin, end)`).
+static const api::ApiEntry *viewAlongDimension(const Engine &E,
+                                               const FunctionDecl *Callee) {
+  if (Callee)
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if ((Row->TheRole == Role::SizeArgument ||
+           Row->TheRole == Role::SizeRange) &&
+          Row->Args.Dim >= 0)
+        return Row;
+  return nullptr;
+}
+
+uint8_t UniformityAnalysis::resultVaryingDims(const CallExpr *Call,
+                                              const FunctionDecl *Callee,
+                                              const Expr *Receiver,
+                                              llvm::ArrayRef<const Expr *> Args,
+                                              const VarState &S) {
+  const api::ApiEntry *View = viewAlongDimension(E, Callee);
+  // A view, or a result of its receiver's shape, differs where the
+  // receiver does; any other result of a receiver whose shape differs may
+  // differ anywhere (a transpose, a reshape, a reduction).
+  uint8_t Dims = 0;
+  if (Receiver)
+    if (uint8_t Own = eval(Receiver, S).varyingDims())
+      Dims = View || (Callee && E.api().has(Callee, Role::SameShape))
+                 ? Own
+                 : Taint::AllDims;
   // `(g.abs() > thr).nonzero()`: as many elements as the values select.
   if (const Expr *Decides = valuesDecidingShape(Callee, Receiver, Args);
       Decides && eval(Decides, S).Vary)
-    return true;
+    return Taint::AllDims;
   // `shards[rank]`: an element chosen by a rank-dependent index, when the
   // elements are containers themselves, may be any of them, of its own
   // length (a tensor's rows, by contrast, all have one shape).
@@ -280,38 +322,64 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
     if (!isTensorType(Element) &&
         memberTypedef(Element->getAsCXXRecordDecl(), "value_type") &&
         eval(Args[0], S).Vary)
-      return true;
+      return Taint::AllDims;
   }
-  if (rangeWidthVaries(Callee, Args, S))
-    return true;
+  // The view's width is the extent of the dimension it cuts along; the
+  // other dimensions are the receiver's.
+  if (View) {
+    bool WidthVaries = View->TheRole == Role::SizeRange
+                           ? rangeWidthVaries(Callee, Args, S)
+                           : View->Args.Count < (int)Args.size() &&
+                                 eval(Args[View->Args.Count], S).Vary;
+    Taint Along = View->Args.Dim < (int)Args.size()
+                      ? eval(Args[View->Args.Dim], S)
+                      : Taint();
+    std::optional<int64_t> D;
+    if (Along.singleValue() && Along.Range->Lo.W == 0 && Along.Range->Lo.C >= 0)
+      D = Along.Range->Lo.C;
+    if (WidthVaries)
+      Dims |= D ? Taint::dimBit(*D) : Taint::AllDims;
+    else if (D && *D < 7)
+      Dims &= uint8_t(~Taint::dimBit(*D));
+  } else if (rangeWidthVaries(Callee, Args, S)) {
+    return Taint::AllDims;
+  }
   bool IsOperator = isa<CXXOperatorCallExpr>(Call);
+  bool KeepsShape = Callee && E.api().has(Callee, Role::SameShape);
   for (unsigned I = 0; I < Args.size(); ++I) {
     const Expr *A = Args[I];
     if (isa<LambdaExpr>(strip(A)))
+      continue;
+    if (View && ((int)I == View->Args.Count || (int)I == View->Args.Dim ||
+                 (int)I == View->Args.Begin || (int)I == View->Args.End))
       continue;
     // Tensors and other objects that hold data (a dataset, a vector) pass
     // their shape on; small value types (a device, options) do not.
     QualType AT = A->getType().getNonReferenceType();
     if (isTensorLike(AT)) {
-      if (ShapeVaries(A))
-        return true;
+      if (uint8_t Own = eval(A, S).varyingDims())
+        Dims |= KeepsShape && !Receiver ? Own : Taint::AllDims;
       continue;
     }
     if (IsOperator || !Callee)
       continue; // `t + rank`, `t[rank]`: values, not shapes.
     bool Size = I < Callee->getNumParams() &&
                 isSizeArrayType(Callee->getParamDecl(I)->getType());
+    if (Size) {
+      Dims |= sizeListVaryingDims(A, S);
+      continue;
+    }
     for (const api::ApiEntry *Row : E.api().lookup(Callee))
       if (Row->TheRole == Role::SizeArgument && Row->Args.Count == (int)I)
         Size = true;
     if (Size) {
       if (eval(A, S).Vary)
-        return true;
+        return Taint::AllDims;
       continue;
     }
     if (AT->isRecordType()) {
-      llvm::SmallVector<int64_t, 4> Dims;
-      if (bracedValues(A, Dims))
+      llvm::SmallVector<int64_t, 4> Lengths;
+      if (bracedValues(A, Lengths))
         continue;
       // A number converted to a value type (c10::Scalar) is a value.
       const Expr *Inner = A->IgnoreImplicit();
@@ -319,12 +387,12 @@ bool UniformityAnalysis::resultShapeVaries(const CallExpr *Call,
           CE && CE->getNumArgs() == 1 &&
           CE->getArg(0)->getType()->isArithmeticType())
         continue;
-      if (!AT.isTriviallyCopyableType(E.context()) && ShapeVaries(A))
-        return true;
+      if (!AT.isTriviallyCopyableType(E.context()) && eval(A, S).shapeVaries())
+        return Taint::AllDims;
       continue;
     }
   }
-  return false;
+  return Dims;
 }
 
 } // namespace distlint

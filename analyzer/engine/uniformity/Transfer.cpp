@@ -108,6 +108,17 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       if (T.IsRank)
         if (const VarDecl *Base = fieldBase(M))
           S[StateKey(Base, F)] = T;
+      // A field of a local object written directly (`c.layers = v`): this
+      // path knows what that object holds there, whatever other objects of
+      // the type hold (returned field by field to the callers,
+      // noteReturnedFields).
+      if (const auto *DR =
+              dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
+          DR && !M->isArrow())
+        if (const auto *Base = dyn_cast<VarDecl>(DR->getDecl());
+            Base && Base->hasLocalStorage() &&
+            !Base->getType()->isReferenceType())
+          S[StateKey(Base, F)] = T;
       return;
     }
     if (const VarDecl *Base = baseVar(M->getBase()))

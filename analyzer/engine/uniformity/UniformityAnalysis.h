@@ -78,12 +78,21 @@ public:
   Taint variable(const clang::VarDecl *VD, const VarState &S) {
     return varTaint(VD, S);
   }
+  /// What the call passes as parameter Index of a function whose result is
+  /// Callee: the argument's value, joined with what the fields the callee
+  /// reads of that object (FunctionResult::ParamFieldReads) hold here.
+  Taint passedArgument(const FunctionResult &Callee, unsigned Index,
+                       const clang::Expr *Arg, const VarState &S);
 
 private:
   Engine &E;
   AnalysisManager &P;
   const clang::FunctionDecl *FD;
   FunctionResult &R;
+
+  /// Is `M` a read of field F of a parameter object the body never writes
+  /// (its value is the caller's object's)? Records it in R.ParamFieldReads.
+  bool readsCallersField(const clang::MemberExpr *M, const clang::FieldDecl *F);
 
   void runRounds(int Rounds);
   Taint varTaint(const clang::VarDecl *VD, const VarState &S);
@@ -111,21 +120,27 @@ private:
   bool agreedByCollectives(const clang::Expr *X, const Taint &T);
   Taint evalCompare(clang::BinaryOperatorKind Op, const Taint &L,
                     const Taint &Rt);
-  /// Does the shape of a library call's result differ between ranks? It
-  /// follows the objects it is computed from and the arguments that are
-  /// sizes (int-array parameters, SizeArgument rows); other scalars (a fill
-  /// value, a device, an offset) only change values.
   /// The operand whose values decide a call's result shape (a
   /// ShapeFromValues row: `mask.nonzero()`), or null.
   const clang::Expr *
   valuesDecidingShape(const clang::FunctionDecl *Callee,
                       const clang::Expr *Receiver,
                       llvm::ArrayRef<const clang::Expr *> Args);
-  bool resultShapeVaries(const clang::CallExpr *Call,
-                         const clang::FunctionDecl *Callee,
-                         const clang::Expr *Receiver,
-                         llvm::ArrayRef<const clang::Expr *> Args,
-                         const VarState &S);
+  /// Which dimensions of a library call's result differ between ranks
+  /// (Taint::VaryingDims; 0: its shape is uniform)? It follows the objects
+  /// it is computed from and the arguments that are sizes (int-array
+  /// parameters, SizeArgument rows); other scalars (a fill value, a device,
+  /// an offset) only change values. A view along one dimension (narrow,
+  /// slice) keeps its receiver's other dimensions.
+  uint8_t resultVaryingDims(const clang::CallExpr *Call,
+                            const clang::FunctionDecl *Callee,
+                            const clang::Expr *Receiver,
+                            llvm::ArrayRef<const clang::Expr *> Args,
+                            const VarState &S);
+  /// The dimensions a size list passed as an argument gives differing
+  /// extents (`{local_rows, 6}`: dimension 0); every one when it is not a
+  /// braced list.
+  uint8_t sizeListVaryingDims(const clang::Expr *A, const VarState &S);
   /// Hash of a tensor result's shape when its size/shape argument is a
   /// constant list; 0 otherwise.
   /// The shape key of a braced list of tensors that all have one.

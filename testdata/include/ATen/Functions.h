@@ -11,6 +11,8 @@ TORCH_API Tensor ones(IntArrayRef size, TensorOptions options = {});
 TORCH_API Tensor full(IntArrayRef size, const Scalar &fill_value,
                       TensorOptions options = {});
 TORCH_API Tensor arange(const Scalar &end, TensorOptions options = {});
+TORCH_API Tensor arange(const Scalar &start, const Scalar &end,
+                        const Scalar &step = 1, TensorOptions options = {});
 TORCH_API Tensor zeros_like(const Tensor &self, TensorOptions options = {});
 TORCH_API Tensor ones_like(const Tensor &self, TensorOptions options = {});
 TORCH_API Tensor empty_like(const Tensor &self, TensorOptions options = {});

@@ -35,6 +35,9 @@ at::Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value,
                 at::TensorOptions options = {});
 at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
+at::Tensor arange(const at::Scalar &start, const at::Scalar &end,
+                  const at::Scalar &step = 1,
+                  at::TensorOptions options = {});
 at::Tensor linspace(const at::Scalar &start, const at::Scalar &end,
                     int64_t steps, at::TensorOptions options = {});
 at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {});
