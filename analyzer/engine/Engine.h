@@ -282,6 +282,11 @@ private:
   /// into Transient (no data-flow rerun; its blocks are not the body's).
   FactsRef cfgOnly(const clang::FunctionDecl *FD,
                    std::unique_ptr<FunctionFacts> &Transient);
+  /// FD's parameters whose values its callers give precisely: numbers by
+  /// value, and objects whose fields FD reads field by field
+  /// (FunctionResult::ParamFieldReads). What another object reaches is
+  /// known for the object as a whole only.
+  uint64_t paramsKnownPerCaller(const clang::FunctionDecl *FD);
   std::optional<std::pair<VaryOrigin, const clang::CallExpr *>>
   paramVaries(const clang::FunctionDecl *FD, uint64_t Mask, int Depth,
               bool ShapeOnly = false, bool SkipDivergentCalls = false);

@@ -113,6 +113,21 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
   return std::nullopt;
 }
 
+uint64_t Engine::paramsKnownPerCaller(const FunctionDecl *FD) {
+  uint64_t Mask = 0;
+  for (const ParmVarDecl *PD : FD->parameters()) {
+    QualType T = PD->getType();
+    if (PD->getFunctionScopeIndex() < 64 && !T->isReferenceType() &&
+        (T->isArithmeticType() || T->isEnumeralType()))
+      Mask |= uint64_t(1) << PD->getFunctionScopeIndex();
+  }
+  const FunctionDecl *Def = FD->getDefinition();
+  if (const FunctionResult *R = P->analyze(Def ? Def : FD))
+    for (const auto &[Index, Field] : R->ParamFieldReads)
+      Mask |= uint64_t(1) << Index;
+  return Mask;
+}
+
 namespace {
 /// rankAtEveryCall's answers, per parameter, for the TU.
 struct RankParams : EngineExtension {

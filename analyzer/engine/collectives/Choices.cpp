@@ -189,18 +189,18 @@ const VarDecl *countedUniformLoop(Engine &E, const ForStmt *F) {
 }
 
 const VarDecl *uniformTripCount(Engine &E, const ForStmt *F,
-                                bool AcrossCallers) {
-  if (!AcrossCallers)
+                                uint64_t CallerParams) {
+  if (!CallerParams)
     if (const VarDecl *V = countedUniformLoop(E, F))
       return V;
   std::optional<CountedFor> C = countedFor(E, F);
   auto Uniform = [&](const Expr *X) {
     UniformityAnswer A = E.uniformity(X);
-    return A.Uniform && !(AcrossCallers && A.Params);
+    return A.Uniform && !(A.Params & CallerParams);
   };
   if (!C)
     return nullptr;
-  if (AcrossCallers && Uniform(C->Start) && Uniform(C->Bound))
+  if (CallerParams && Uniform(C->Start) && Uniform(C->Bound))
     return C->V;
   return uniformDistance(C->Bound, C->Start, Uniform) &&
                  !boundWrittenIn(E, C->Bound, F)

@@ -437,9 +437,8 @@ Engine::divergenceAt(const CallExpr *Collective) {
     // A counted loop that runs as often on every rank (uniform bounds, or a
     // rank's own range of a uniform length): its counter is no choice.
     if (const auto *F = dyn_cast_or_null<ForStmt>(Dep->getTerminatorStmt());
-        F &&
-        collectives::uniformTripCount(*this, F,
-                                      /*AcrossCallers=*/Passed.has_value()))
+        F && collectives::uniformTripCount(
+                 *this, F, Passed ? paramsKnownPerCaller(FD) : 0))
       continue;
     // Only where the arms first differ, on the side that issues a
     // collective there: a count is not an order (Divergence.h).

@@ -65,11 +65,11 @@ const clang::VarDecl *countedUniformLoop(Engine &E, const clang::ForStmt *F);
 /// also when its start and bound are not: they differ by a uniform amount
 /// (`for (b = first; b < first + n; ++b)`, `i = r * n; i < (r + 1) * n`),
 /// neither written in the loop. Its counter (returned; null otherwise)
-/// still differs between ranks. AcrossCallers: the trip count must not
-/// depend on the function's parameters either (some caller passes values
-/// that differ).
+/// still differs between ranks. CallerParams: parameters (bit i:
+/// parameter i) whose values some caller passes differently, on which the
+/// trip count must not depend either.
 const clang::VarDecl *uniformTripCount(Engine &E, const clang::ForStmt *F,
-                                       bool AcrossCallers = false);
+                                       uint64_t CallerParams = 0);
 
 /// Does this call end the whole job (exit, abort, MPI_Abort, a user
 /// function that never returns)?

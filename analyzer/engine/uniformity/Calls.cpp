@@ -416,6 +416,33 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   auto ArgAt = [&](int I) -> const Expr * {
     return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
   };
+  // The caller's object an argument designates; none for a temporary
+  // (`fill(torch::full({1}, t.size(0)))` writes nothing of `t`).
+  // A copy of a variable (a tensor handle passed by value) designates it.
+  auto CallerObjectAt = [&](int I) -> const Expr * {
+    const Expr *A = ArgAt(I);
+    const Expr *X = A;
+    for (bool Stripped = true; X && Stripped;) {
+      Stripped = false;
+      X = X->IgnoreParens();
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(X)) {
+        X = Cast->getSubExpr();
+        Stripped = true;
+      } else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(X)) {
+        X = Bind->getSubExpr();
+        Stripped = true;
+      } else if (const auto *Copy = dyn_cast<CXXConstructExpr>(X);
+                 Copy && Copy->getNumArgs() == 1 &&
+                 Copy->getConstructor()->isCopyOrMoveConstructor()) {
+        X = Copy->getArg(0);
+        Stripped = true;
+      }
+    }
+    if (!X || isa<MaterializeTemporaryExpr>(X) ||
+        (X->isPRValue() && X->getType()->isRecordType()))
+      return nullptr;
+    return A;
+  };
 
   // Decided before the call forgets what it may write.
   const auto AgreedOutputs = agreedDeviceOutputs(Call, Callee, Args, S);
@@ -518,7 +545,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
             P.Tu.noteSubCommunicator(To);
         }
       for (const FunctionSummary::VaryingOutParam &Out : OutParams)
-        if (const Expr *A = ArgAt(Out.Index)) {
+        if (const Expr *A = CallerObjectAt(Out.Index)) {
           Taint T;
           T.Vary = true;
           T.Origin = Out.Origin;
@@ -535,7 +562,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         }
       const auto Writes = CR->OutParamWrites;
       for (const FunctionResult::OutParamWrite &W : Writes)
-        if (const Expr *A = ArgAt(W.Index)) {
+        if (const Expr *A = CallerObjectAt(W.Index)) {
           // The value written: what the caller gives the parameters it
           // comes from (the rank included).
           Taint From;
