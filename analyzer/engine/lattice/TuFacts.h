@@ -89,6 +89,11 @@ public:
   /// it broadcast).
   const Taint *fieldVary(const clang::FieldDecl *F,
                          const clang::FunctionDecl *Reader = nullptr) const;
+  /// Does F differ only because a value every rank would hold alike was
+  /// written on some ranks (noteFieldPendingVary), no write being varying?
+  bool fieldVariesByBranchOnly(const clang::FieldDecl *F) const {
+    return !FieldVary.count(F) && FieldPendingVary.count(F);
+  }
   /// Is member object F (`settings_`) agreed whole for Reader: it has
   /// rank-dependent writers (of it, of its fields or through its methods),
   /// each a method of F's class that agrees it wherever the object can be

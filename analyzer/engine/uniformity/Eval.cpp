@@ -390,14 +390,16 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
         if (Own == S.end() && P.Tu.wholeAgreed(Whole, FD))
           return T;
       }
-      // Of a parameter object: what the callers' objects hold (the value
-      // has the parameter); of any other object: whatever the TU wrote. A
-      // field that holds a rank (of the world or of a sub-communicator) is
-      // read as that rank, which rank classes decide here.
+      // Whatever the TU wrote there. Where that differs only because some
+      // object got a value on some ranks (`if (rank == 0) mine.steps = 1;`),
+      // a parameter object holds what its callers' objects hold: the value
+      // has the parameter. A field that holds a rank (of the world or of a
+      // sub-communicator) is read as that rank, which rank classes decide.
       const Taint *FT = P.Tu.fieldVary(F, FD);
       const bool HoldsRank = (FT && FT->Origin.Comm) ||
                              (P.Tu.fieldIsRank(F) && isTaughtDecl(E, F));
-      if (FT && (HoldsRank || !readsCallersField(M, F)))
+      if (FT && (HoldsRank || !P.Tu.fieldVariesByBranchOnly(F) ||
+                 !readsCallersField(M, F)))
         T.join(*FT);
       // The field's range over every write in the TU, if all agree.
       T.Range.reset();
