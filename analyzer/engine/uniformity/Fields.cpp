@@ -333,21 +333,13 @@ static const RecordDecl *parameterObject(const ParmVarDecl *PD) {
   return T.getNonReferenceType()->getAsRecordDecl();
 }
 
-bool UniformityAnalysis::readsCallersField(const MemberExpr *M,
-                                           const FieldDecl *F) {
-  const auto *PD = dyn_cast_or_null<ParmVarDecl>(fieldBase(M));
+bool UniformityAnalysis::noteParamFieldRead(const ParmVarDecl *PD,
+                                            const FieldDecl *F) {
   if (!PD || !FD || !FD->getBody() || PD->getDeclContext() != FD ||
-      ObjectVaries || R.ParamFieldReadsFull)
+      ObjectVaries || R.ParamFieldReadsFull || !parameterObject(PD) ||
+      PD->getFunctionScopeIndex() >= 64 || isWrittenIn(E, PD, FD->getBody()))
     return false;
-  const RecordDecl *RD = parameterObject(PD);
-  if (!RD || F->getParent()->getCanonicalDecl() != RD->getCanonicalDecl() ||
-      M->isArrow() != PD->getType()->isPointerType() ||
-      isWrittenIn(E, PD, FD->getBody()))
-    return false;
-  const unsigned Index = PD->getFunctionScopeIndex();
-  if (Index >= 64)
-    return false;
-  std::pair<unsigned, const FieldDecl *> Read{Index, F};
+  std::pair<unsigned, const FieldDecl *> Read{PD->getFunctionScopeIndex(), F};
   if (llvm::is_contained(R.ParamFieldReads, Read))
     return true;
   if (R.ParamFieldReads.size() >= P.Limits.ParamFieldWrites) {
@@ -357,6 +349,16 @@ bool UniformityAnalysis::readsCallersField(const MemberExpr *M,
   }
   R.ParamFieldReads.push_back(Read);
   return true;
+}
+
+bool UniformityAnalysis::readsCallersField(const MemberExpr *M,
+                                           const FieldDecl *F) {
+  const auto *PD = dyn_cast_or_null<ParmVarDecl>(fieldBase(M));
+  const RecordDecl *RD = PD ? parameterObject(PD) : nullptr;
+  return RD &&
+         F->getParent()->getCanonicalDecl() == RD->getCanonicalDecl() &&
+         M->isArrow() == PD->getType()->isPointerType() &&
+         noteParamFieldRead(PD, F);
 }
 
 Taint UniformityAnalysis::passedArgument(const FunctionResult &Callee,
@@ -380,19 +382,8 @@ Taint UniformityAnalysis::passedArgument(const FunctionResult &Callee,
         T.join(Known->second);
         continue;
       }
-    if (const auto *PD = dyn_cast_or_null<ParmVarDecl>(Base);
-        PD && PD->getDeclContext() == FD && !ObjectVaries) {
-      const RecordDecl *RD = parameterObject(PD);
-      if (RD && !isWrittenIn(E, PD, FD->getBody()) &&
-          PD->getFunctionScopeIndex() < 64 && !R.ParamFieldReadsFull &&
-          R.ParamFieldReads.size() < P.Limits.ParamFieldWrites) {
-        std::pair<unsigned, const FieldDecl *> Read{PD->getFunctionScopeIndex(),
-                                                    F};
-        if (!llvm::is_contained(R.ParamFieldReads, Read))
-          R.ParamFieldReads.push_back(Read);
-        continue;
-      }
-    }
+    if (noteParamFieldRead(dyn_cast_or_null<ParmVarDecl>(Base), F))
+      continue;
     if (const Taint *FT = P.Tu.fieldVary(F, FD))
       T.join(*FT);
   }

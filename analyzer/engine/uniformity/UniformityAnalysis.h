@@ -93,6 +93,11 @@ private:
   /// Is `M` a read of field F of a parameter object the body never writes
   /// (its value is the caller's object's)? Records it in R.ParamFieldReads.
   bool readsCallersField(const clang::MemberExpr *M, const clang::FieldDecl *F);
+  /// Records that the body reads field F of parameter object PD, which it
+  /// never writes (FunctionResult::ParamFieldReads); false when PD is no
+  /// such parameter or the budget is spent.
+  bool noteParamFieldRead(const clang::ParmVarDecl *PD,
+                          const clang::FieldDecl *F);
 
   void runRounds(int Rounds);
   Taint varTaint(const clang::VarDecl *VD, const VarState &S);
