@@ -56,7 +56,8 @@ struct Write {
     SubComm,
     SubCommField,
     FieldPending,
-    FieldAgreed
+    FieldAgreed,
+    FieldSiteVaries
   } K;
   unsigned Target;
   Taint Value;
@@ -77,6 +78,9 @@ struct Write {
       return F.noteFieldPendingVary(field(Target + 16), Value);
     case FieldAgreed:
       return F.noteFieldAgreed(field(Target + 16), function(Target));
+    case FieldSiteVaries: // Site Target % 2 of function 0, on some ranks
+                          // only when Sub.
+      return F.noteFieldVaries(field(16), Value, function(0), Target % 2, Sub);
     }
     return false;
   }
@@ -101,6 +105,9 @@ std::vector<Write> writes() {
     Out.push_back({Write::FieldPending, T, rankValue()});
     Out.push_back({Write::FieldAgreed, T, Taint()});
   }
+  for (unsigned T = 0; T < 2; ++T)
+    for (bool Some : {false, true})
+      Out.push_back({Write::FieldSiteVaries, T, localValue(), Some});
   return Out;
 }
 
@@ -304,5 +311,32 @@ TEST(TuFacts, AWritersOwnAgreementCoversItsOwnWriteOnly) {
   TuFacts K = F;
   K.join(BothAgree);
   EXPECT_TRUE(J == K);
+}
+} // namespace
+
+namespace {
+// `if (rank == 0) d->cut = 3 * avg;` followed on every path by
+// `MPI_Bcast(&d->cut, ...)` in the same tuning call: the field is agreed for
+// every reader. A site the first rounds saw as varying (its branch not yet
+// known to differ) becomes agreed once, for good.
+TEST(TuFacts, AVaryingValueItsWriterAgreesLeavesTheFieldAgreed) {
+  TuFacts F;
+  const clang::FieldDecl *Cut = field(50);
+  EXPECT_TRUE(F.noteFieldVaries(Cut, localValue(), function(1), 7, false));
+  EXPECT_NE(F.fieldVary(Cut), nullptr);
+  EXPECT_TRUE(F.noteFieldVaries(Cut, localValue(), function(1), 7, true));
+  EXPECT_EQ(F.fieldVary(Cut), nullptr);
+  EXPECT_FALSE(F.noteFieldVaries(Cut, localValue(), function(1), 7, false));
+  EXPECT_EQ(F.fieldVary(Cut), nullptr); // Never back.
+  // Another site that its writer does not agree: varies.
+  EXPECT_TRUE(F.noteFieldVaries(Cut, localValue(), function(2), 7, false));
+  EXPECT_NE(F.fieldVary(Cut), nullptr);
+  EXPECT_FALSE(F.fieldVariesByBranchOnly(Cut));
+  // The same notes in the other order give the same facts.
+  TuFacts G;
+  G.noteFieldVaries(Cut, localValue(), function(2), 7, false);
+  G.noteFieldVaries(Cut, localValue(), function(1), 7, true);
+  G.noteFieldVaries(Cut, localValue(), function(1), 7, false);
+  EXPECT_TRUE(F == G);
 }
 } // namespace

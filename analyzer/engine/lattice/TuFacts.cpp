@@ -74,7 +74,27 @@ bool TuFacts::noteGlobalInitializer(const VarDecl *VD, const Taint &T) {
 }
 
 bool TuFacts::noteFieldVaries(const FieldDecl *F, const Taint &T) {
-  return T.Vary && joinVary(FieldVary, F, T);
+  return noteFieldVaries(F, T, nullptr, 0, false);
+}
+
+bool TuFacts::noteFieldVaries(const FieldDecl *F, const Taint &T,
+                              const FunctionDecl *Writer, unsigned Site,
+                              bool AgreedByWriter) {
+  if (!T.Vary)
+    return false;
+  bool Grew = joinVary(FieldVary, F, T);
+  return noteSite(F, {Writer, Site}, AgreedByWriter) || Grew;
+}
+
+bool TuFacts::noteSite(const void *F, WriteSite Site, bool AgreedByWriter) {
+  if (AgreedByWriter) {
+    bool Moved = VaryingSites[F].erase(Site);
+    return (WriterAgreedSites[F].insert(Site).second || Moved) && grew();
+  }
+  auto Some = WriterAgreedSites.find(F);
+  if (Some != WriterAgreedSites.end() && Some->second.count(Site))
+    return false; // Agreed by its writer, for good.
+  return VaryingSites[F].insert(Site).second && grew();
 }
 
 bool TuFacts::noteFieldPendingVary(const FieldDecl *F, const Taint &T) {
@@ -147,6 +167,12 @@ bool TuFacts::join(const TuFacts &O) {
     Grew |= joinVary(FieldVary, Key, T);
   for (const auto &[Key, T] : O.FieldPendingVary)
     Grew |= joinVary(FieldPendingVary, Key, T);
+  for (const auto &[Key, Sites] : O.WriterAgreedSites)
+    for (WriteSite Site : Sites)
+      Grew |= noteSite(Key, Site, true);
+  for (const auto &[Key, Sites] : O.VaryingSites)
+    for (WriteSite Site : Sites)
+      Grew |= noteSite(Key, Site, false);
   for (const auto &[Key, Agreers] : O.FieldAgreers)
     for (const void *A : Agreers)
       Grew |= FieldAgreers[Key].insert(A).second && grew();
@@ -196,8 +222,13 @@ const Taint *TuFacts::fieldVary(const FieldDecl *F,
       if (Writers == FieldVaryWriters.end() || !Writers->second.count(Reader))
         return nullptr;
     }
-  if (auto It = FieldVary.find(F); It != FieldVary.end())
-    return &It->second;
+  if (auto It = FieldVary.find(F); It != FieldVary.end()) {
+    // Every site's writer agrees what it wrote before it can be read.
+    auto Varying = VaryingSites.find(F);
+    if (Varying != VaryingSites.end() && !Varying->second.empty())
+      return &It->second;
+    return nullptr;
+  }
   auto It = FieldPendingVary.find(F);
   return It == FieldPendingVary.end() || pendingAgreed(F) ? nullptr
                                                           : &It->second;
@@ -245,6 +276,26 @@ bool TuFacts::operator==(const TuFacts &O) const {
   if (!SameKeys(GlobalVary, O.GlobalVary) ||
       !SameKeys(FieldVary, O.FieldVary) ||
       !SameKeys(FieldPendingVary, O.FieldPendingVary))
+    return false;
+  auto SameSites = [](const auto &A, const auto &B) {
+    auto Size = [](const auto &M) {
+      size_t N = 0;
+      for (const auto &KV : M)
+        N += KV.second.size();
+      return N;
+    };
+    if (Size(A) != Size(B))
+      return false;
+    for (const auto &KV : A)
+      for (const auto &Site : KV.second) {
+        auto It = B.find(KV.first);
+        if (It == B.end() || !It->second.count(Site))
+          return false;
+      }
+    return true;
+  };
+  if (!SameSites(VaryingSites, O.VaryingSites) ||
+      !SameSites(WriterAgreedSites, O.WriterAgreedSites))
     return false;
   auto SameValues = [](const auto &A, const auto &B) {
     if (A.size() != B.size())

@@ -23,6 +23,7 @@
 #include "engine/lattice/Taint.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
@@ -42,8 +43,17 @@ public:
   /// A global whose initializer is rank-varying (`static int r =
   /// get_rank();`): varying before any write is seen.
   bool noteGlobalInitializer(const clang::VarDecl *VD, const Taint &T);
-  /// A write of the varying T into field F.
+  /// A write of the varying T into field F, on every rank that runs it.
   bool noteFieldVaries(const clang::FieldDecl *F, const Taint &T);
+  /// The same, at a site of Writer's (a block of its CFG). AgreedByWriter:
+  /// made on some ranks only (`if (rank == 0) d->cut = 3 * avg;`) and
+  /// agreed by a collective of Writer's on every path before anything else
+  /// can read it (`MPI_Bcast(&d->cut, ...)`): it leaves the field agreed. A
+  /// site learns that in a later round (once its branch is known to differ)
+  /// and never goes back.
+  bool noteFieldVaries(const clang::FieldDecl *F, const Taint &T,
+                       const clang::FunctionDecl *Writer, unsigned Site,
+                       bool AgreedByWriter);
   /// A write of one named value under a branch that differs between ranks
   /// (`if (rank == 0) cfg.every = 5;`, T settled): the field differs
   /// between ranks unless the program agrees on it with a collective.
@@ -81,8 +91,9 @@ public:
   const Taint *globalVary(const clang::VarDecl *VD) const;
   /// Is every write of the global seen the rank itself?
   bool globalIsRank(const clang::VarDecl *VD) const;
-  /// Why a field varies, when a varying write was seen (or a named value
-  /// written on some ranks only, into a field no collective writes). Read
+  /// Why a field varies, when a varying write was seen that its writer
+  /// does not agree (or a named value written on some ranks only, into a
+  /// field no collective agrees). Read
   /// in Reader (not one of its writers): nothing, when every varying
   /// writer is a method of its class that agrees the field wherever the
   /// object can be seen (the root reads a file, then every rank stores what
@@ -129,6 +140,12 @@ private:
   bool pendingAgreed(const void *F) const;
 
   llvm::DenseMap<const void *, Taint> GlobalVary, FieldVary, FieldPendingVary;
+  /// The sites of F's varying writes (FieldVary): those their writer
+  /// agrees, and the others; a site is in one set at most.
+  using WriteSite = std::pair<const void *, unsigned>;
+  llvm::DenseMap<const void *, llvm::DenseSet<WriteSite>> VaryingSites,
+      WriterAgreedSites;
+  bool noteSite(const void *F, WriteSite Site, bool AgreedByWriter);
   /// The functions whose collectives agree each field.
   llvm::DenseMap<const void *, llvm::SmallPtrSet<const void *, 2>> FieldAgreers;
   llvm::DenseMap<const void *, llvm::SmallPtrSet<const void *, 2>>

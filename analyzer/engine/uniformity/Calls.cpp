@@ -90,6 +90,22 @@ private:
   VarState *Mutable;
 };
 
+/// The class of the object a call argument hands over (`d`, `&cfg`, `*d`):
+/// a variable of a class type, a reference to one or a pointer to one.
+static const RecordDecl *objectGiven(const Expr *Arg) {
+  const Expr *X = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(X);
+      U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref))
+    X = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast_or_null<DeclRefExpr>(X);
+  if (!DR || !isa<VarDecl>(DR->getDecl()))
+    return nullptr;
+  QualType T = DR->getDecl()->getType().getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T->getAsRecordDecl();
+}
+
 /// Does a method's body use its object (`this`, a member)?
 static bool readsObject(const FunctionDecl *FD) {
   std::function<bool(const Stmt *)> Uses = [&](const Stmt *S) {
@@ -476,8 +492,15 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
         Seen = true;
         ArgGivesThis |= !readOnlyArgument(Callee, I, Args[I]);
       }
-    if (Seen)
+    if (Seen) {
       noteObjectEscape(S);
+      noteObjectSeen(nullptr);
+    }
+    // An object handed to the call (`report(d)`): it sees the fields of its
+    // class as they are here.
+    for (const Expr *Arg : Args)
+      if (const RecordDecl *Object = objectGiven(Arg))
+        noteObjectSeen(Object);
     if (ThisGiven || ArgGivesThis) {
       // A method of the object changes what it writes, nothing else.
       const FieldSet *MayWrite =

@@ -180,13 +180,13 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
     if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
       const bool Storage = M != Target;
       if (!Storage) {
-        P.Tu.noteFieldAgreed(F, FD);
+        noteAgreedHere(F);
         // A member struct received whole (`MPI_Bcast(&cfg_, sizeof cfg_,
         // MPI_BYTE, ...)`): its fields are agreed too.
         if (const RecordDecl *RD = F->getType()->getAsRecordDecl();
             RD && RD->getDefinition())
           for (const FieldDecl *Inner : RD->getDefinition()->fields())
-            P.Tu.noteFieldAgreed(Inner, FD);
+            noteAgreedHere(Inner);
       }
       if (!Storage && isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts())) {
         Taint T;
@@ -267,7 +267,7 @@ void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {
   Taint T;
   T.UniformContent = true;
   for (const FieldDecl *F : RD->getDefinition()->fields()) {
-    P.Tu.noteFieldAgreed(F, FD);
+    noteAgreedHere(F);
     S[StateKey(Base, F)] = T;
   }
 }
@@ -286,7 +286,18 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
     T.ElementParams &= ~T.PendingParams;
     T.PendingParams = 0;
   }
-  P.Tu.noteFieldVaries(F, T);
+  // A rank-dependent value stored on some ranks only (the root's tuned
+  // parameter) differs from what the others hold until a collective agrees
+  // on the field, as a named value stored there would.
+  if (T.Vary) {
+    SiteWrite &W =
+        RoundFieldWrites[{F, CurrentBlock ? CurrentBlock->getBlockID() : ~0u}];
+    W.Value.join(T);
+    W.Element = std::min(W.Element, CurrentElement);
+    W.SomeRanksOnly = WriteControl && WriteControl->Vary;
+    if (!InRounds)
+      commitFieldWrites();
+  }
   if (T.Vary || T.PendingVary) {
     P.Tu.noteFieldVaryWriter(F, FD);
     VaryWrittenFields.insert(F);
@@ -331,6 +342,12 @@ static const RecordDecl *parameterObject(const ParmVarDecl *PD) {
       return nullptr;
   }
   return T.getNonReferenceType()->getAsRecordDecl();
+}
+
+void UniformityAnalysis::commitFieldWrites() {
+  for (const auto &[Site, W] : RoundFieldWrites)
+    P.Tu.noteFieldVaries(Site.first, W.Value, FD, Site.second, W.AgreedHere);
+  RoundFieldWrites.clear();
 }
 
 bool UniformityAnalysis::noteParamFieldRead(const ParmVarDecl *PD,

@@ -9,7 +9,10 @@
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "engine/solver/Solver.h"
+
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
 
@@ -313,7 +316,11 @@ void UniformityAnalysis::rerun(
 
 void UniformityAnalysis::runRounds(int Rounds) {
   const auto &RPO = R.Body->Facts->reversePostOrder();
+  llvm::SaveAndRestore<bool> Rounding(InRounds, true);
+  // The writes of the round that returns (its control is the final one).
+  auto Commit = llvm::make_scope_exit([this] { commitFieldWrites(); });
   for (int Outer = 0; Outer < Rounds; ++Outer) {
+    RoundFieldWrites.clear();
     R.Body->In.clear();
     R.Body->Checkpoints.clear();
     R.ReturnTaint = Taint();
@@ -377,6 +384,8 @@ void UniformityAnalysis::runRounds(int Rounds) {
     // (noteWriterAgreement).
     const bool OwnObject = ownObjectMethod(FD);
     CountingEscapes = OwnObject;
+    FieldEvents.clear();
+    RecordingFieldEvents = true;
     const CFGBlock *Exit = &R.Body->Facts->cfg().getExit();
     std::optional<VarState> Returned;
     for (const CFGBlock *B : RPO) {
@@ -397,6 +406,8 @@ void UniformityAnalysis::runRounds(int Rounds) {
     }
     noteWriterAgreement(Returned ? &*Returned : nullptr);
     CountingEscapes = false;
+    RecordingFieldEvents = false;
+    decideWriterAgreement();
     bool Stable = NewBranch.size() == R.Body->BranchTaint.size();
     if (Stable)
       for (auto &[B, T] : NewBranch) {

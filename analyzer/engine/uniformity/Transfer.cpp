@@ -13,6 +13,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <functional>
 #include <optional>
@@ -367,6 +368,8 @@ static bool overwrittenInBody(const FunctionDecl *FD, const FieldDecl *F) {
 
 void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
                                   const Taint &Ctl) {
+  llvm::SaveAndRestore<const Taint *> UnderControl(WriteControl, &Ctl);
+  ++CurrentElement;
   if (auto Init = El.getAs<CFGInitializer>()) {
     const CXXCtorInitializer *CI = Init->getInitializer();
     if (const FieldDecl *F = CI->getMember(); F && CI->getInit()) {

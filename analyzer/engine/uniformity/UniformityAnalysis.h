@@ -58,7 +58,10 @@ public:
   /// rank that is still alive.
   Taint controlTaint(const clang::CFGBlock *B, bool WithFailStopGuards = false);
   /// The block whose elements transfer() is given next.
-  void enterBlock(const clang::CFGBlock *B) { CurrentBlock = B; }
+  void enterBlock(const clang::CFGBlock *B) {
+    CurrentBlock = B;
+    CurrentElement = 0;
+  }
   /// Of Ctl (the current block's control), what the branches taken since
   /// VD's declaration give: those around the declaration hold on every
   /// path where VD exists.
@@ -343,6 +346,46 @@ private:
   void assignRangeElement(const clang::Expr *Range, Taint T, VarState &S);
   bool CopiesIntoElements = false;
   const clang::CFGBlock *CurrentBlock = nullptr;
+  /// The control the statement being transferred runs under (transfer).
+  const Taint *WriteControl = nullptr;
+  /// The varying field writes of the round being run, by site (field,
+  /// block): whether a site is on some ranks only is its control's, which
+  /// the first rounds do not know yet, so the last round's go into the TU's
+  /// facts (runRounds; at once outside the rounds).
+  struct SiteWrite {
+    Taint Value;
+    unsigned Element = ~0u; ///< The first write's element in its block.
+    bool SomeRanksOnly = false;
+    /// On some ranks only, and agreed by a collective of this function on
+    /// every path before the object can be seen (agreedBeforeSeen).
+    bool AgreedHere = false;
+  };
+  llvm::DenseMap<std::pair<const clang::FieldDecl *, unsigned>, SiteWrite>
+      RoundFieldWrites;
+  bool InRounds = false;
+  void commitFieldWrites();
+  /// Where, in the replay, a collective agrees a field (Agreed) or a call is
+  /// handed an object of class Object (null: the method's own object).
+  struct FieldEvent {
+    const clang::CFGBlock *Block;
+    unsigned Element;
+    const clang::FieldDecl *Agreed;
+    const clang::RecordDecl *Object;
+  };
+  std::vector<FieldEvent> FieldEvents;
+  bool RecordingFieldEvents = false;
+  unsigned CurrentElement = 0;
+  void noteAgreedHere(const clang::FieldDecl *F);
+  void noteObjectSeen(const clang::RecordDecl *Object);
+  /// Decides SiteWrite::AgreedHere for the round's sites (the replay's
+  /// events): does every path from the write reach an agreement of the
+  /// field before the function returns or hands the object to a call?
+  void decideWriterAgreement();
+  using EventsByBlock =
+      llvm::DenseMap<const clang::CFGBlock *,
+                     llvm::SmallVector<const FieldEvent *, 2>>;
+  bool agreedBeforeSeen(const clang::FieldDecl *F, const clang::CFGBlock *Block,
+                        unsigned Element, const EventsByBlock &EventsOf);
   /// Fields this function writes values into that differ between ranks.
   llvm::SmallPtrSet<const clang::FieldDecl *, 4> VaryWrittenFields;
   /// Tells the TU whether each of them holds an agreed value wherever the
