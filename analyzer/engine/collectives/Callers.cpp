@@ -94,7 +94,8 @@ Engine::paramVaries(const FunctionDecl *FD, uint64_t Mask, int Depth,
         continue;
       if (T.Vary && !(ShapeOnly && T.ContentOnly))
         return std::make_pair(T.Origin, Call);
-      CallerMask |= T.Params;
+      // Parameters that reach the elements only say nothing of the shape.
+      CallerMask |= ShapeOnly ? T.Params & ~T.ElementParams : T.Params;
     }
     // A lambda's captures: what the caller holds in them at the call.
     for (unsigned I = FD->getNumParams(); I < 64; ++I)

@@ -90,6 +90,19 @@ private:
   VarState *Mutable;
 };
 
+/// Does argument I of a library call pass only a small value type into the
+/// result, never a shape: tensor options, a device, a number converted to a
+/// scalar (`t.options()`, `c10::Scalar(x)`)?
+static bool optionsArgument(const FunctionDecl *Callee, unsigned I,
+                            const Expr *A, ASTContext &Ctx) {
+  QualType T = A->getType().getNonReferenceType();
+  if (!Callee || !T->isRecordType() || isTensorLike(T) ||
+      !T.isTriviallyCopyableType(Ctx))
+    return false;
+  return !(I < Callee->getNumParams() &&
+           isSizeArrayType(Callee->getParamDecl(I)->getType()));
+}
+
 /// The class of the object a call argument hands over (`d`, `&cfg`, `*d`):
 /// a variable of a class type, a reference to one or a pointer to one.
 static const RecordDecl *objectGiven(const Expr *Arg) {
@@ -356,9 +369,12 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
   T.UniformContent = true;
   bool TensorInput = false;
   bool MethodOnNonTensor = false;
+  // The parameters that reach arguments which may give the result its shape.
+  uint64_t ShapeGivers = 0;
   if (Receiver) {
     Taint O = Operand(Receiver);
     T.join(O);
+    ShapeGivers |= O.Params;
     if (isTensorType(Receiver->getType()))
       TensorInput = true;
     else if (!O.UniformContent || !isa<CXXOperatorCallExpr>(Call))
@@ -381,6 +397,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     else
       AT.UniformContent = true;
     T.join(AT);
+    if (!optionsArgument(Callee, I, A, E.context()))
+      ShapeGivers |= AT.Params;
     // An iterator into a container (`v.begin()` reads its shape only): the
     // call reads the elements it ranges over (max_element's position,
     // accumulate's sum).
@@ -394,6 +412,10 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       }
   }
   (void)TensorInput;
+  // A tensor built with a parameter's options or fill value
+  // (`zeros({n}, t.options())`) has that parameter in its elements only.
+  if (isTensorType(Call->getType()))
+    T.ElementParams |= T.Params & ~ShapeGivers;
   // A container's element of a broadcast's message (`sizes[i++]`), as for
   // a built-in array (eval).
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);

@@ -278,9 +278,11 @@ std::optional<IntRange> steppedRange(std::optional<IntRange> R, QualType Ty,
 
 Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   Taint T = evalExpr(X, S);
-  // Only a sequence has elements apart from its length: an element read
-  // out of it (`buf[0]`) or a pointer into it depends on them whole.
-  if (T.ElementParams && X && !isValueSequence(X->getType()))
+  // Only a sequence or a tensor has elements apart from its shape: an
+  // element read out of it (`buf[0]`) or a pointer into it depends on them
+  // whole.
+  if (T.ElementParams && X && !isValueSequence(X->getType()) &&
+      !isTensorType(X->getType()))
     T.ElementParams = 0;
   if (inOneRankWorld(S))
     agreeInOneRankWorld(T);

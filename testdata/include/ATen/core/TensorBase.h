@@ -38,6 +38,7 @@ public:
   void reset() { impl_.reset(); }
   bool is_contiguous() const;
   ScalarType scalar_type() const;
+  c10::TensorOptions options() const;
   Device device() const;
   int64_t get_device() const;
   bool is_cpu() const;
