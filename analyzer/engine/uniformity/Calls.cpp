@@ -1,10 +1,10 @@
-//===- Calls.cpp - API roles, user summaries, library code ----------------===//
+//===- Calls.cpp - What a call does to the state --------------------------===//
 #include "engine/Construction.h"
 #include "engine/ast/AstHelpers.h"
 #include "engine/cfg/ErrorPaths.h"
 #include "engine/model/ApiModel.h"
 #include "engine/objects/OwnFieldWrites.h"
-#include "engine/uniformity/UniformityAnalysis.h"
+#include "engine/uniformity/CallModel.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -32,77 +32,6 @@ splitCall(const CallExpr *Call, const FunctionDecl *Callee) {
   return {nullptr, Args};
 }
 
-/// The analysis at one call, for the API model's transfers
-/// (engine/model/ApiModel.h). Effects write into Mutable; return transfers
-/// get none.
-class UniformityAnalysis::ModelEnvAt final : public model::ModelEnv {
-public:
-  ModelEnvAt(UniformityAnalysis &U, const CallExpr *Call,
-             const FunctionDecl *Callee, const Expr *Receiver,
-             llvm::ArrayRef<const Expr *> Args, const VarState &S,
-             VarState *Mutable)
-      : U(U), Call(Call), Callee(Callee), Receiver(Receiver), Args(Args), S(S),
-        Mutable(Mutable) {}
-  Taint eval(const Expr *X) override { return U.eval(X, S); }
-  void assign(const Expr *LValue, const Taint &T) override {
-    if (Mutable)
-      U.assignLValue(LValue, T, *Mutable, /*Strong=*/true);
-  }
-  void markUniform(const Expr *Buffer) override {
-    if (Mutable)
-      U.markUniform(Buffer, *Mutable);
-  }
-  uint8_t resultVaryingDims() override {
-    return U.resultVaryingDims(Call, Callee, Receiver, Args, S);
-  }
-  uint64_t resultShapeKey() override {
-    return U.resultShapeKey(Call, Callee, Receiver, Args, S);
-  }
-  void noteSubCommunicator(const Expr *Out) override {
-    // Into a field (`&ctx.leaders`): that field, not the whole object.
-    if (const FieldDecl *F = accessedField(Out))
-      U.P.Tu.noteFieldCommunicator(F, true);
-    else if (const VarDecl *VD = baseVar(Out))
-      U.P.Tu.noteSubCommunicator(VD);
-  }
-  void noteOtherCommunicator(const Expr *Out) override {
-    if (const FieldDecl *F = accessedField(Out))
-      U.P.Tu.noteFieldCommunicator(F, false);
-  }
-  bool isSelfCommunicator(const Expr *Comm) override {
-    return mayExpandMacro(Comm, api::selfCommunicatorName(), U.E.context());
-  }
-  bool isSubCommunicator(const Expr *Comm) override {
-    return U.holdsSubCommunicator(Comm);
-  }
-  void receiveBroadcast(const api::ApiEntry &Row) override {
-    if (Mutable)
-      U.receiveBroadcast(Call, Row, *Mutable);
-  }
-
-private:
-  UniformityAnalysis &U;
-  const CallExpr *Call;
-  const FunctionDecl *Callee;
-  const Expr *Receiver;
-  llvm::ArrayRef<const Expr *> Args;
-  const VarState &S;
-  VarState *Mutable;
-};
-
-/// Does argument I of a library call pass only a small value type into the
-/// result, never a shape: tensor options, a device, a number converted to a
-/// scalar (`t.options()`, `c10::Scalar(x)`)?
-static bool optionsArgument(const FunctionDecl *Callee, unsigned I,
-                            const Expr *A, ASTContext &Ctx) {
-  QualType T = A->getType().getNonReferenceType();
-  if (!Callee || !T->isRecordType() || isTensorLike(T) ||
-      !T.isTriviallyCopyableType(Ctx))
-    return false;
-  return !(I < Callee->getNumParams() &&
-           isSizeArrayType(Callee->getParamDecl(I)->getType()));
-}
-
 /// The class of the object a call argument hands over (`d`, `&cfg`, `*d`):
 /// a variable of a class type, a reference to one or a pointer to one.
 static const RecordDecl *objectGiven(const Expr *Arg) {
@@ -117,21 +46,6 @@ static const RecordDecl *objectGiven(const Expr *Arg) {
   if (T->isPointerType())
     T = T->getPointeeType();
   return T->getAsRecordDecl();
-}
-
-/// Does a method's body use its object (`this`, a member)?
-static bool readsObject(const FunctionDecl *FD) {
-  std::function<bool(const Stmt *)> Uses = [&](const Stmt *S) {
-    if (!S)
-      return false;
-    if (isa<CXXThisExpr>(S))
-      return true;
-    for (const Stmt *Child : S->children())
-      if (Uses(Child))
-        return true;
-    return false;
-  };
-  return Uses(FD->getBody());
 }
 
 /// Does the callee only read argument I: a parameter taken by value (not a
@@ -185,8 +99,7 @@ static bool isAccessor(const FunctionDecl *Callee) {
 
 /// Does a library function take argument I (A) as a buffer to write: a
 /// pointer to non-const data (not a handle to an opaque struct)?
-static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
-                            const Expr *A) {
+bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I, const Expr *A) {
   QualType T = Callee && I < Callee->getNumParams()
                    ? Callee->getParamDecl(I)->getType()
                    : A->getType();
@@ -195,254 +108,6 @@ static bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I,
   QualType Pointee = T->getPointeeType();
   return !Pointee.isConstQualified() && !Pointee->isFunctionType() &&
          (Pointee->isVoidType() || !Pointee->isIncompleteType());
-}
-
-/// Does a pointer of type T point to a class with a constructor the tables
-/// list (a process group)? Cheap: decides whether a factory call is worth
-/// following to its constructor.
-bool UniformityAnalysis::buildsListedClass(QualType T) {
-  T = T.getNonReferenceType();
-  const CXXRecordDecl *RD = nullptr;
-  if (T->isPointerType())
-    RD = T->getPointeeType()->getAsCXXRecordDecl();
-  else if (const CXXRecordDecl *Holder = T->getAsCXXRecordDecl();
-           Holder && Holder->hasDefinition())
-    for (const CXXMethodDecl *M : Holder->methods())
-      if (M->getOverloadedOperator() == OO_Arrow) {
-        // A proxy returned by value (an iterator's operator->) is no pointer.
-        QualType Pointee = M->getReturnType()->getPointeeType();
-        RD = Pointee.isNull() ? nullptr : Pointee->getAsCXXRecordDecl();
-      }
-  if (!RD || !RD->hasDefinition())
-    return false;
-  for (const CXXConstructorDecl *Ctor : RD->ctors())
-    if (!E.api().lookup(Ctor).empty())
-      return true;
-  return false;
-}
-
-Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
-  const FunctionDecl *Callee = E.resolveCallee(Call);
-  const Expr *Receiver;
-  llvm::ArrayRef<const Expr *> Args;
-  std::tie(Receiver, Args) = splitCall(Call, Callee);
-
-  // The first row whose role decides the result (engine/model/ApiModel).
-  ModelEnvAt Env(*this, Call, Callee, Receiver, Args, S, nullptr);
-  for (const api::ApiEntry *Row : E.api().lookup(Callee))
-    if (model::ReturnTransfer Return = model::modelOf(Row->TheRole).Return)
-      if (auto T = Return({Call, *Row, Receiver, Args, Taint()}, Env))
-        return *T;
-  // A factory that forwards its arguments to a constructor the tables list
-  // (`c10::make_intrusive<ProcessGroupGloo>(...)`, also a project's own
-  // wrapper of it): that constructor's rows, with the arguments as its
-  // parameters see them.
-  if (Callee && buildsListedClass(Call->getType()))
-    if (auto Built = constructionAt(E, Call)) {
-      llvm::SmallVector<const Expr *, 6> CtorArgs(Built->Args.begin(),
-                                                  Built->Args.end());
-      ModelEnvAt CtorEnv(*this, Call, Built->Ctor, nullptr, CtorArgs, S,
-                         nullptr);
-      for (const api::ApiEntry *Row : E.api().lookup(Built->Ctor))
-        if (model::ReturnTransfer Return = model::modelOf(Row->TheRole).Return)
-          if (auto T =
-                  Return({Call, *Row, nullptr, CtorArgs, Taint()}, CtorEnv))
-            return *T;
-    }
-
-  if (Callee && Callee->hasBody() && isTaughtDecl(E, Callee)) {
-    const FunctionDecl *Def = Callee->getDefinition();
-    FunctionResult *CR = P.analyze(Def ? Def : Callee);
-    if (CR && !CR->Summary.ParamsToReturn.empty())
-      if (auto Special = specializedReturn(Def ? Def : Callee, Args, S))
-        return *Special;
-    Taint T;
-    if (CR) {
-      if (CR->Summary.ReturnVaries) {
-        T.Vary = true;
-        T.Origin = *CR->Summary.ReturnVaries;
-      }
-      T.UniformContent = CR->ReturnTaint.UniformContent;
-      // A pointer to a new object (`return std::make_unique<Logger>(...)`)
-      // is never null, whatever the object holds.
-      T.PointeeOnly = T.Vary && CR->ReturnTaint.PointeeOnly;
-      // An accessor of a tensor only updated in place: its values.
-      T.ContentOnly = T.Vary && CR->ReturnTaint.ContentOnly;
-      T.NonNull = CR->ReturnTaint.NonNull;
-      if (CR->ReturnTaint.Range && !CR->ReturnTaint.Params)
-        T.Range = CR->ReturnTaint.Range;
-      for (unsigned I : CR->Summary.ParamsToReturn)
-        if (I < Args.size())
-          T.join(CR->ReturnTaint.argumentTaint(
-              I, passedArgument(*CR, I, Args[I], S)));
-        else if (const VarDecl *Captured =
-                     lambdaCaptureAt(Def ? Def : Callee, I))
-          T.join(varTaint(Captured, S));
-      // A tensor of one shape whatever it is given (`return
-      // torch::tensor({sum, count})`): what it is given reaches the values.
-      if (CR->ReturnTaint.ShapeKey && !CR->ReturnTaint.ShapePending &&
-          isTensorType(Call->getType())) {
-        T.ShapeKey = CR->ReturnTaint.ShapeKey;
-        if (T.Vary) {
-          T.ContentOnly = true;
-          T.VaryingDims = Taint::AllDims;
-        }
-      }
-      // What the object holds reaches the result when the method reads it
-      // (its fields' facts are TU-wide, but not what one object was given);
-      // `MPI_Datatype type() const { return Traits<T>::type(); }` does not.
-      // Only where the object reaches the result: a method that all-reduces
-      // what it holds returns the agreed value (`return best.rank;`).
-      if (Receiver && (!isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts()) ||
-                       ObjectVaries)) {
-        Taint O = eval(Receiver, S);
-        if (O.Vary && (!T.Vary || T.ContentOnly) &&
-            readsObject(Def ? Def : Callee)) {
-          ObjectReach Reach = objectReachesReturn(Def ? Def : Callee, O.Origin);
-          if (Reach != ObjectReach::No && !T.Vary) {
-            T.Vary = true;
-            T.Origin = O.Origin;
-            T.ContentOnly = Reach == ObjectReach::Values;
-          } else if (Reach == ObjectReach::Whole) {
-            T.shapeDiffers();
-          }
-        }
-      }
-    }
-    return T;
-  }
-
-  // A project function defined in another translation unit, or one called
-  // through a function pointer (its targets are the program's own): not a
-  // rank source unless a table or config says so (those rows returned
-  // above). Only rank-local data it is given (a loss, a file's contents) can
-  // make its result differ; what it writes through pointers is not modelled.
-  bool ThroughPointer =
-      !Callee && Call->getCallee()->getType()->isFunctionPointerType();
-  if (ThroughPointer ||
-      (Callee && !Callee->hasBody() && E.isUserCode(Callee))) {
-    Taint T;
-    T.UniformContent = !isTensorType(Call->getType());
-    // An API's own function that the tables do not list returns a status
-    // code (MPI's int, ncclResult_t, cudaError_t); the data it produces
-    // goes through its out-parameters.
-    bool ApiHeader = isApiHeaderDecl(E, Callee);
-    if (ApiHeader && Call->getType()->isIntegralOrEnumerationType())
-      return T;
-    auto Local = [&](const Expr *A) {
-      Taint AT = eval(A, S);
-      if (AT.Vary && AT.Origin.Kind == VaryKind::LocalData && !T.Vary) {
-        T.Vary = true;
-        T.Origin = AT.Origin;
-      }
-    };
-    if (Receiver)
-      Local(Receiver);
-    // An API's own header is const-correct: a buffer it takes through a
-    // pointer to non-const data is where it writes.
-    for (unsigned I = 0; I < Args.size(); ++I)
-      if (!ApiHeader || !isWrittenBuffer(Callee, I, Args[I]))
-        Local(Args[I]);
-    return T;
-  }
-
-  // Unknown (library) function: the result depends on what it reads.
-  // Smart-pointer tests (operator bool, ==, !=, !) read the pointer only;
-  // other calls through `p->` read the object.
-  bool TestsPointer = false;
-  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee))
-    TestsPointer =
-        isa<CXXConversionDecl>(MD) && MD->getReturnType()->isBooleanType();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
-    TestsPointer = OC->getOperator() == OO_EqualEqual ||
-                   OC->getOperator() == OO_ExclaimEqual ||
-                   OC->getOperator() == OO_Exclaim;
-  auto Operand = [&](const Expr *A) {
-    Taint AT = eval(A, S);
-    if (TestsPointer)
-      return AT.pointerValue();
-    if (!Call->getType()->isPointerType())
-      AT.PointeeOnly = false;
-    return AT;
-  };
-  Taint T;
-  T.UniformContent = true;
-  bool TensorInput = false;
-  bool MethodOnNonTensor = false;
-  // The parameters that reach arguments which may give the result its shape.
-  uint64_t ShapeGivers = 0;
-  if (Receiver) {
-    Taint O = Operand(Receiver);
-    T.join(O);
-    ShapeGivers |= O.Params;
-    if (isTensorType(Receiver->getType()))
-      TensorInput = true;
-    else if (!O.UniformContent || !isa<CXXOperatorCallExpr>(Call))
-      MethodOnNonTensor = true;
-  }
-  for (unsigned I = 0; I < Args.size(); ++I) {
-    const Expr *A = Args[I];
-    if (isa<LambdaExpr>(strip(A)))
-      continue;
-    // A buffer handed through a pointer to non-const data is where the call
-    // writes (MPI_File_read, fread, a copy's destination), not what its
-    // result is computed from: const-correct C APIs take inputs as const.
-    if (isWrittenBuffer(Callee, I, A))
-      if (Taint Buffer = eval(A, S);
-          Buffer.Vary && (Buffer.ContentOnly || Buffer.PointeeOnly))
-        continue;
-    Taint AT = Operand(A);
-    if (isTensorType(A->getType()))
-      TensorInput = true;
-    else
-      AT.UniformContent = true;
-    T.join(AT);
-    if (!optionsArgument(Callee, I, A, E.context()))
-      ShapeGivers |= AT.Params;
-    // An iterator into a container (`v.begin()` reads its shape only): the
-    // call reads the elements it ranges over (max_element's position,
-    // accumulate's sum).
-    if (const auto *It = dyn_cast<CXXMemberCallExpr>(strip(A));
-        It && !It->getType()->isIntegralOrEnumerationType() &&
-        E.apiRole(It, Role::ShapeQuery))
-      if (Taint Elements = eval(It->getImplicitObjectArgument(), S);
-          Elements.depends()) {
-        Elements.PointeeOnly = false;
-        T.join(Elements);
-      }
-  }
-  (void)TensorInput;
-  // A tensor built with a parameter's options or fill value
-  // (`zeros({n}, t.options())`) has that parameter in its elements only.
-  if (isTensorType(Call->getType()))
-    T.ElementParams |= T.Params & ~ShapeGivers;
-  // A container's element of a broadcast's message (`sizes[i++]`), as for
-  // a built-in array (eval).
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
-      OC && OC->getOperator() == OO_Subscript && Receiver && Args.size() == 1 &&
-      !T.depends())
-    if (uint64_t Name = messageElementName(eval(Receiver, S), Args[0], S))
-      T.ValueKey = Name;
-  if (MethodOnNonTensor && isTensorType(Call->getType()))
-    T.UniformContent = false;
-  T.Range.reset();
-  // A scalar computed from the contents varies with them; an object (a
-  // tensor, a dataset, a loader) has the shape of what it was built from.
-  QualType RT = Call->getType();
-  T.ShapeKey = resultShapeKey(Call, Callee, Receiver, Args, S);
-  T.ShapePending = false;
-  uint8_t Dims =
-      T.ShapeKey || !T.Vary || RT->isArithmeticType() || RT->isEnumeralType()
-          ? 0
-          : resultVaryingDims(Call, Callee, Receiver, Args, S);
-  T.ContentOnly =
-      T.Vary && !RT->isArithmeticType() && !RT->isEnumeralType() && !Dims;
-  T.VaryingDims = Dims ? Dims : Taint::AllDims;
-  // In a helper, the callers' values of what selects the elements decide
-  // the result's shape.
-  if (const Expr *Decides = valuesDecidingShape(Callee, Receiver, Args))
-    T.ShapeParams |= eval(Decides, S).Params;
-  return T;
 }
 
 void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,

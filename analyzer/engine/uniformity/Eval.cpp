@@ -360,63 +360,8 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       return Taint::constant(EC->getInitVal().getSExtValue());
     return {};
   }
-  if (const auto *M = dyn_cast<MemberExpr>(X)) {
-    Taint T;
-    const auto *Field = dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (!isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
-      T = eval(M->getBase(), S);
-    else if (ObjectVaries && !factsPerField(Field)) {
-      T.Vary = true;
-      T.Origin = *ObjectVaries;
-    }
-    if (M->isArrow())
-      T.PointeeOnly = false; // Reads the object, not the pointer.
-    if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl())) {
-      // Agreed on this path since its last write (VarState.h).
-      if (isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
-        if (auto Own = S.find(StateKey::thisField(F)); Own != S.end())
-          return Own->second;
-      if (const VarDecl *Base = fieldBase(M)) {
-        auto Agreed = S.find(StateKey(Base, F));
-        if (Agreed != S.end())
-          return Agreed->second;
-      }
-      // Through a member object agreed whole (`settings_.sweeps` after
-      // `MPI_Bcast(&settings_, ...)`): on this path, or by every method
-      // that writes it.
-      if (const FieldDecl *Whole =
-              !M->isArrow() ? ownMemberObject(M->getBase()) : nullptr) {
-        auto Own = S.find(StateKey::thisField(Whole));
-        if (Own != S.end() && !Own->second.Vary && !Own->second.PendingVary)
-          return Own->second;
-        if (Own == S.end() && P.Tu.wholeAgreed(Whole, FD))
-          return T;
-      }
-      // Whatever the TU wrote there. Where that differs only because some
-      // object got a value on some ranks (`if (rank == 0) mine.steps = 1;`),
-      // a parameter object holds what its callers' objects hold: the value
-      // has the parameter. A field that holds a rank (of the world or of a
-      // sub-communicator) is read as that rank, which rank classes decide.
-      const Taint *FT = P.Tu.fieldVary(F, FD);
-      const bool HoldsRank = (FT && FT->Origin.Comm) ||
-                             (P.Tu.fieldIsRank(F) && isTaughtDecl(E, F));
-      if (FT && (HoldsRank || !P.Tu.fieldVariesByBranchOnly(F) ||
-                 !readsCallersField(M, F)))
-        T.join(*FT);
-      // The field's range over every write in the TU, if all agree.
-      T.Range.reset();
-      // A field that differs between ranks because some write happens on
-      // some ranks only holds its earlier value on the others: one value
-      // written is not the only value read.
-      if (isTaughtDecl(E, F))
-        T.Range = P.Tu.fieldRange(F);
-      if (T.Vary && T.Range && T.Range->Lo == T.Range->Hi)
-        T.Range.reset();
-      // Holds the rank when every write seen stores it (`rank_ = r`).
-      T.IsRank = P.Tu.fieldIsRank(F) && isTaughtDecl(E, F);
-    }
-    return T;
-  }
+  if (const auto *M = dyn_cast<MemberExpr>(X))
+    return evalMember(M, S);
   if (const auto *U = dyn_cast<UnaryOperator>(X)) {
     Taint T = eval(U->getSubExpr(), S);
     if (U->getOpcode() != UO_Plus)

@@ -93,6 +93,8 @@ private:
   const clang::FunctionDecl *FD;
   FunctionResult &R;
 
+  /// A field read: what this path agreed on, else what the TU wrote there.
+  Taint evalMember(const clang::MemberExpr *M, const VarState &S);
   /// Is `M` a read of field F of a parameter object the body never writes
   /// (its value is the caller's object's)? Records it in R.ParamFieldReads.
   bool readsCallersField(const clang::MemberExpr *M, const clang::FieldDecl *F);
