@@ -286,9 +286,9 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
     T.ElementParams &= ~T.PendingParams;
     T.PendingParams = 0;
   }
-  // A rank-dependent value stored on some ranks only (the root's tuned
-  // parameter) differs from what the others hold until a collective agrees
-  // on the field, as a named value stored there would.
+  // Noted by site when the round ends (commitFieldWrites): only then is the
+  // control final, and WriterAgreement.cpp decides whether a store on some
+  // ranks only (the root's tuned parameter) is agreed before it is seen.
   if (T.Vary) {
     SiteWrite &W =
         RoundFieldWrites[{F, CurrentBlock ? CurrentBlock->getBlockID() : ~0u}];
