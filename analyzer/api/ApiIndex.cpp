@@ -277,10 +277,12 @@ const char *roleName(Role R) {
     ROLE(AsyncErrorCheck)
     ROLE(DeviceSync)
     ROLE(StreamSync)
-    ROLE(EventSync) ROLE(ImplicitSync) ROLE(HostWaitOnDevice) ROLE(TrainingStep)
-        ROLE(FailStop) ROLE(TimeoutKnob) ROLE(ProcessGroupType) ROLE(StoreType)
-            ROLE(SamplerType) ROLE(DataLoaderFactory) ROLE(SetEpoch) ROLE(
-                DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery) ROLE(Wait)
+    ROLE(EventSync)
+    ROLE(ImplicitSync)
+    ROLE(HostWaitOnDevice)
+    ROLE(TrainingStep) ROLE(FailStop) ROLE(TimeoutKnob) ROLE(ProcessGroupType)
+        ROLE(StoreType) ROLE(SamplerType) ROLE(DataLoaderFactory) ROLE(SetEpoch)
+            ROLE(DeviceSelect) ROLE(UniformValue) ROLE(ShapeQuery) ROLE(Wait)
                 ROLE(TimeoutConstant) ROLE(GroupStart) ROLE(GroupEnd) ROLE(
                     DataLoaderIterate) ROLE(SizeArgument) ROLE(DeviceLaunch)
                     ROLE(Clock) ROLE(HostVisibleAlloc) ROLE(CommDerive)
@@ -289,6 +291,7 @@ const char *roleName(Role R) {
                                 ROLE(AsyncCopy) ROLE(VariantDispatch) ROLE(Fill)
                                     ROLE(FullReduction) ROLE(ShapeFromValues)
                                         ROLE(SizeRange) ROLE(StreamState)
+                                            ROLE(ModuleType)
 #undef ROLE
   }
   return "?";

@@ -137,9 +137,13 @@ enum class Role : uint8_t {
   /// x)`): whether the input ended, which follows the content, as uniform
   /// as what the stream reads (a file every rank names alike, a string).
   StreamState,
+  /// A neural-network module class: its constructor builds its structure
+  /// (which parameters, their shapes); loading a checkpoint into it fills
+  /// their values only.
+  ModuleType,
 };
 /// Number of roles (the last enumerator + 1): tables keyed by role.
-constexpr unsigned NumRoles = unsigned(Role::StreamState) + 1;
+constexpr unsigned NumRoles = unsigned(Role::ModuleType) + 1;
 
 const char *roleName(Role R);
 

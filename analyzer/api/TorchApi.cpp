@@ -135,6 +135,10 @@ const ApiEntry Rows[] = {
     {F, Role::ShapeFromValues, "at::Tensor::masked_select", A.value(0)},
     {F, Role::ShapeFromValues, "at::nonzero", A.value(0)},
     {F, Role::ShapeFromValues, "at::masked_select", A.value(1)},
+    // One count per value up to the largest one the rank holds; a length
+    // passed (minlength, Count) is the caller's bound and sets it instead.
+    {F, Role::ShapeFromValues, "at::bincount", A.value(0).count(2)},
+    {F, Role::ShapeFromValues, "at::Tensor::bincount", A.count(1)},
 
     // Integer arguments that set a result's shape (int-array sizes such as
     // zeros({n}) or view({-1, n}) are recognised by their type). A tensor's
@@ -143,10 +147,15 @@ const ApiEntry Rows[] = {
     {F, Role::SizeRange, "at::Tensor::slice", A.dim(0).begin(1).end(2)},
     {F, Role::SizeRange, "at::slice", A.dim(1).begin(2).end(3)},
     {F, Role::SizeArgument, "at::bincount", A.count(2)},
+    {F, Role::SizeArgument, "at::Tensor::bincount", A.count(1)},
     {F, Role::SizeArgument, "at::randperm", A.count(0)},
     {F, Role::SizeArgument, "torch::randperm", A.count(0)},
     {F, Role::SizeArgument, "at::arange", A.count(0)},
     {F, Role::SizeArgument, "torch::arange", A.count(0)},
+
+    // Module classes (and the holders that give access to one).
+    {F, Role::ModuleType, "torch::nn::Module", A},
+    {F, Role::ModuleType, "torch::nn::ModuleHolder", A},
 
     // Training steps.
     {F, Role::TrainingStep, "at::Tensor::backward", A, "backward pass"},

@@ -108,6 +108,10 @@ public:
   bool isSubCommunicator(const Expr *Comm) override {
     return llvm::is_contained(SubComms, Comm);
   }
+  std::vector<const Expr *> Modules;
+  bool isModuleObject(const Expr *X) override {
+    return llvm::is_contained(Modules, X);
+  }
   unsigned Broadcasts = 0;
   void receiveBroadcast(const api::ApiEntry &) override { ++Broadcasts; }
 };
@@ -269,6 +273,23 @@ TEST_F(ApiModelTest, LocalDataVariesAndFilesFollowTheirPath) {
   EXPECT_TRUE(Env.Assigned[2].second.Vary);
   EXPECT_NE(Env.Assigned[2].second.Origin.What.find("random fill"),
             std::string::npos);
+}
+
+TEST_F(ApiModelTest, ALoadIntoAModuleFillsItsValuesOnly) {
+  Site Load = site("@load", "load");
+  ApiEntry FromFile = row(Role::LocalDataSource, A.send(0).out(1));
+  RecordingEnv Env;
+  Env.Values[Load.Args[0]] = varying(); // A path chosen by the rank.
+  effects(Role::LocalDataSource, Load, FromFile, Env);
+  ASSERT_EQ(Env.Assigned.size(), 1u);
+  EXPECT_TRUE(Env.Assigned[0].second.Vary);
+  EXPECT_FALSE(Env.Assigned[0].second.ContentOnly) << "a list: its length too";
+  Env.Modules.push_back(Load.Args[1]);
+  effects(Role::LocalDataSource, Load, FromFile, Env);
+  ASSERT_EQ(Env.Assigned.size(), 2u);
+  EXPECT_TRUE(Env.Assigned[1].second.Vary);
+  EXPECT_TRUE(Env.Assigned[1].second.ContentOnly)
+      << "a module keeps the parameters its constructor made";
 }
 
 TEST_F(ApiModelTest, TensorReadIsUniformOnlyForUniformContents) {

@@ -332,6 +332,10 @@ void localDataEffects(const CallModelContext &C, ModelEnv &Env) {
       T.Params = Path.Params;
     }
     T.addControl(C.Control);
+    // A checkpoint loaded into a module fills the parameters its
+    // constructor made: which they are and their shapes stay.
+    if (T.Vary && Env.isModuleObject(Out))
+      T.ContentOnly = true;
     Env.assign(Out, T);
     return;
   }
@@ -525,6 +529,8 @@ const RoleModel Table[] = {
     {Role::ShapeFromValues},
     {Role::SizeRange},
     {Role::StreamState, streamStateReturn},
+    // Read where a load writes into an object (localDataEffects).
+    {Role::ModuleType},
 };
 static_assert(sizeof(Table) / sizeof(Table[0]) == api::NumRoles,
               "one model row per api::Role");

@@ -52,6 +52,9 @@ public:
   virtual bool isSubCommunicator(const clang::Expr *Comm) = 0;
   /// Is Comm the caller's own communicator (one member: rank 0 of size 1)?
   virtual bool isSelfCommunicator(const clang::Expr *) { return false; }
+  /// Is X an object of a module class (api::Role::ModuleType), or a
+  /// pointer to one?
+  virtual bool isModuleObject(const clang::Expr *) { return false; }
   /// The call is a broadcast (Row: its table row): the receive buffer holds
   /// the root's message, which names its values (uniformity/Broadcasts).
   virtual void receiveBroadcast(const api::ApiEntry &Row) = 0;

@@ -58,6 +58,19 @@ public:
   bool isSelfCommunicator(const clang::Expr *Comm) override {
     return mayExpandMacro(Comm, api::selfCommunicatorName(), U.E.context());
   }
+  bool isModuleObject(const clang::Expr *X) override {
+    clang::QualType T = X->getType().getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    const auto *RD = T->getAsCXXRecordDecl();
+    // `std::shared_ptr<Net>`: the module it owns.
+    if (const auto *Spec =
+            llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(RD);
+        Spec && RD->isInStdNamespace() && Spec->getTemplateArgs().size() &&
+        Spec->getTemplateArgs()[0].getKind() == clang::TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+    return RD && U.E.api().findType(RD, api::Role::ModuleType);
+  }
   bool isSubCommunicator(const clang::Expr *Comm) override {
     return U.holdsSubCommunicator(Comm);
   }

@@ -32,19 +32,44 @@ static bool optionsArgument(const FunctionDecl *Callee, unsigned I,
            isSizeArrayType(Callee->getParamDecl(I)->getType()));
 }
 
-/// Does a method's body use its object (`this`, a member)?
-static bool readsObject(const FunctionDecl *FD) {
-  std::function<bool(const Stmt *)> Uses = [&](const Stmt *S) {
+/// Does a statement of FD's body satisfy Found?
+static bool bodyHas(const FunctionDecl *FD,
+                    llvm::function_ref<bool(const Stmt *)> Found) {
+  std::function<bool(const Stmt *)> Has = [&](const Stmt *S) {
     if (!S)
       return false;
-    if (isa<CXXThisExpr>(S))
+    if (Found(S))
       return true;
     for (const Stmt *Child : S->children())
-      if (Uses(Child))
+      if (Has(Child))
         return true;
     return false;
   };
-  return Uses(FD->getBody());
+  return Has(FD->getBody());
+}
+
+/// Does a method's body use its object (`this`, a member)?
+static bool readsObject(const FunctionDecl *FD) {
+  return bodyHas(FD, [](const Stmt *S) { return isa<CXXThisExpr>(S); });
+}
+
+/// Does a method's body read field F of its own object (`this->F`, `F`)?
+static bool readsOwnField(const FunctionDecl *FD, const FieldDecl *F) {
+  return bodyHas(FD, [&](const Stmt *S) {
+    const auto *M = dyn_cast<MemberExpr>(S);
+    return M && M->getMemberDecl() == F &&
+           isa<CXXThisExpr>(M->getBase()->IgnoreParenImpCasts());
+  });
+}
+
+bool UniformityAnalysis::viewOffsetArgument(const FunctionDecl *Callee,
+                                            unsigned I) {
+  if (Callee)
+    for (const api::ApiEntry *Row : E.api().lookup(Callee))
+      if (Row->TheRole == api::Role::SizeArgument && Row->Args.Dim >= 0 &&
+          Row->Args.Count >= 0)
+        return (int)I != Row->Args.Dim && (int)I != Row->Args.Count;
+  return false;
 }
 
 /// Does a pointer of type T point to a class with a constructor the tables
@@ -146,6 +171,20 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
       if (Receiver && (!isa<CXXThisExpr>(Receiver->IgnoreParenImpCasts()) ||
                        ObjectVaries)) {
         Taint O = eval(Receiver, S);
+        // A local object whose field this path wrote (`loader.rows.assign(n,
+        // x)`): what the method reads of it is what this object holds.
+        if (const auto *DR = dyn_cast<DeclRefExpr>(strip(Receiver));
+            DR && !O.Vary)
+          if (const auto *Base = dyn_cast<VarDecl>(DR->getDecl()))
+            for (auto It = S.lower_bound(StateKey(Base));
+                 It != S.end() && It->first.Var == Base; ++It)
+              if (It->first.Field && It->first.Index < 0 && It->second.Vary &&
+                  !It->second.ContentOnly &&
+                  readsOwnField(Def ? Def : Callee, It->first.Field)) {
+                O.Vary = true;
+                O.Origin = It->second.Origin;
+                break;
+              }
         if (O.Vary && (!T.Vary || T.ContentOnly) &&
             readsObject(Def ? Def : Callee)) {
           ObjectReach Reach = objectReachesReturn(Def ? Def : Callee, O.Origin);
@@ -247,7 +286,8 @@ Taint UniformityAnalysis::evalCall(const CallExpr *Call, const VarState &S) {
     else
       AT.UniformContent = true;
     T.join(AT);
-    if (!optionsArgument(Callee, I, A, E.context()))
+    if (!optionsArgument(Callee, I, A, E.context()) &&
+        !viewOffsetArgument(Callee, I))
       ShapeGivers |= AT.Params;
     // An iterator into a container (`v.begin()` reads its shape only): the
     // call reads the elements it ranges over (max_element's position,

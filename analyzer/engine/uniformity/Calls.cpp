@@ -97,6 +97,13 @@ static bool isAccessor(const FunctionDecl *Callee) {
   return false;
 }
 
+/// `std::get<I>(t)` (also what a structured binding of a pair or tuple
+/// reads through): hands out an element, as operator[] does.
+static bool isElementGetter(const FunctionDecl *Callee) {
+  return Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
+         Callee->getName() == "get" && Callee->getNumParams() == 1;
+}
+
 /// Does a library function take argument I (A) as a buffer to write: a
 /// pointer to non-const data (not a handle to an opaque struct)?
 bool isWrittenBuffer(const FunctionDecl *Callee, unsigned I, const Expr *A) {
@@ -155,10 +162,27 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   if (E.api().lookup(Callee).empty()) {
     llvm::SmallVector<const VarDecl *, 4> Given;
     for (unsigned I = 0; I < Args.size(); ++I)
-      if (!readOnlyArgument(Callee, I, Args[I]))
+      if (!readOnlyArgument(Callee, I, Args[I]) && !isElementGetter(Callee))
         collectVarRefs(Args[I], Given);
-    if (Receiver && !isAccessor(Callee))
+    // A method called on a local object (`loader.next()`) changes the
+    // fields it may write; what this path knows of the others stays.
+    const auto *Object =
+        Receiver ? dyn_cast<DeclRefExpr>(strip(Receiver)) : nullptr;
+    const FieldSet *ObjectWrites =
+        Object && !Receiver->getType()->isPointerType()
+            ? fieldsMethodMayWrite(E, dyn_cast_or_null<CXXMethodDecl>(Callee))
+            : nullptr;
+    if (ObjectWrites) {
+      const auto *VD = dyn_cast<VarDecl>(Object->getDecl());
+      for (auto It = S.lower_bound(StateKey(VD, nullptr));
+           It != S.end() && It->first.Var == VD;)
+        It = It->first.isPart() &&
+                     (!It->first.Field || ObjectWrites->count(It->first.Field))
+                 ? S.erase(It)
+                 : std::next(It);
+    } else if (Receiver && !isAccessor(Callee)) {
       collectVarRefs(Receiver, Given);
+    }
     for (const VarDecl *VD : Given)
       forgetFieldsOf(S, VD);
     // A method of the object, or a call given the object: its fields may

@@ -42,9 +42,20 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
     const bool IntoField = Written && isTaughtDecl(E, Written);
     const bool OwnField =
         Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
+    // `loader.data.assign(n, v)` on a local object: this path knows the
+    // length that object's field now has, as for a local container.
+    const VarDecl *LocalBase = nullptr;
+    if (const auto *DR = Member && IntoField && !Member->isArrow()
+                             ? dyn_cast<DeclRefExpr>(
+                                   Member->getBase()->IgnoreParenImpCasts())
+                             : nullptr)
+      if (const auto *Base = dyn_cast<VarDecl>(DR->getDecl());
+          Base && Base->hasLocalStorage() &&
+          !Base->getType()->isReferenceType())
+        LocalBase = Base;
     if ((Obj && isLocal(Obj)) || OwnField) {
-      Taint T;
-      T.UniformContent = true;
+      Taint T, OnPath;
+      T.UniformContent = OnPath.UniformContent = true;
       bool AnyArg = false;
       for (unsigned I = 0; I < Args.size(); ++I) {
         const Expr *A = Args[I];
@@ -64,12 +75,17 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
         // whose state follows the path; a field's facts hold TU-wide, for
         // every path (a count that is uniform in one mode of the program
         // and local in another would be taken as local everywhere).
-        if (AT.Vary && (!isLengthParameter(MD, I) || IntoField)) {
+        if (!isTensorType(A->getType()))
+          AT.UniformContent = true;
+        if (AT.Vary && !isLengthParameter(MD, I)) {
           AT.ContentOnly = true;
           AT.ShapePending = false;
         }
-        if (!isTensorType(A->getType()))
-          AT.UniformContent = true;
+        OnPath.join(AT);
+        if (AT.Vary && IntoField) {
+          AT.ContentOnly = true;
+          AT.ShapePending = false;
+        }
         T.join(AT);
         llvm::SmallVector<const VarDecl *, 2> Refs;
         collectVarRefs(A, Refs);
@@ -81,6 +97,10 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
       if (AnyArg || Ctl.Vary) {
         T.Range.reset();
         T.addControl(Ctl);
+        if (LocalBase) {
+          OnPath.Range.reset();
+          OnPath.addControl(Ctl);
+        }
         // `p->push_back(x)` changes what p designates, not p.
         if (T.Vary && Receiver->getType()->isPointerType())
           T.PointeeOnly = true;
@@ -88,6 +108,8 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
         if (IntoField) {
           forgetField(S, Written); // No longer what this path agreed on.
           noteFieldWrite(Written, T);
+          if (LocalBase)
+            S[StateKey(LocalBase, Written)] = OnPath;
         } else if (Obj)
           assignVar(Obj, T, S, false);
       }

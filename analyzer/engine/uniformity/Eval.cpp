@@ -1,6 +1,7 @@
 //===- Eval.cpp - Abstract value of an expression
 //---------------------------===//
 #include "engine/Values.h"
+#include "engine/ast/RecordParts.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -278,11 +279,10 @@ std::optional<IntRange> steppedRange(std::optional<IntRange> R, QualType Ty,
 
 Taint UniformityAnalysis::eval(const Expr *X, const VarState &S) {
   Taint T = evalExpr(X, S);
-  // Only a sequence or a tensor has elements apart from its shape: an
-  // element read out of it (`buf[0]`) or a pointer into it depends on them
-  // whole.
-  if (T.ElementParams && X && !isValueSequence(X->getType()) &&
-      !isTensorType(X->getType()))
+  // Only a sequence or a tensor (or a holder of those) has elements apart
+  // from its shape: an element read out of it (`buf[0]`) or a pointer into
+  // it depends on them whole.
+  if (T.ElementParams && X && !holdsElements(X->getType()))
     T.ElementParams = 0;
   if (inOneRankWorld(S))
     agreeInOneRankWorld(T);
@@ -358,6 +358,21 @@ Taint UniformityAnalysis::evalExpr(const Expr *X, const VarState &S) {
       return varTaint(VD, S);
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl()))
       return Taint::constant(EC->getInitVal().getSExtValue());
+    // `auto [x, y] = shard(rank)`: a name for a part of the hidden object
+    // (its field, its element, or what std::get reads from it).
+    if (const auto *B = dyn_cast<BindingDecl>(DR->getDecl())) {
+      // A pair's part: what this path knows of that field of the object.
+      if (const auto *DD =
+              dyn_cast_or_null<DecompositionDecl>(B->getDecomposedDecl()))
+        if (const FieldDecl *F = pairBindingField(DD, B)) {
+          if (auto Known = S.find(StateKey(DD, F)); Known != S.end())
+            return Known->second;
+        }
+      if (const VarDecl *Holding = B->getHoldingVar())
+        return Holding->getInit() ? eval(Holding->getInit(), S) : Taint();
+      if (const Expr *Part = B->getBinding())
+        return eval(Part, S);
+    }
     return {};
   }
   if (const auto *M = dyn_cast<MemberExpr>(X))

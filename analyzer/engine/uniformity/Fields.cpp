@@ -27,9 +27,12 @@ const RecordDecl *fieldwiseRecord(QualType T) {
   if (!RD || RD->isUnion() || !RD->getDefinition())
     return nullptr;
   RD = RD->getDefinition();
-  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
-      CRD && CRD->getNumBases() != 0)
-    return nullptr;
+  // Bases that hold nothing (std::pair's) leave the fields in order.
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+    for (const CXXBaseSpecifier &Base : CRD->bases())
+      if (const CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl();
+          !B || !B->hasDefinition() || !B->isEmpty())
+        return nullptr;
   constexpr unsigned kMaxFields = 64;
   unsigned N = 0;
   for (const FieldDecl *F : RD->fields()) {
@@ -40,14 +43,35 @@ const RecordDecl *fieldwiseRecord(QualType T) {
   return RD;
 }
 
-/// The braced list a value is built from, if any.
-const InitListExpr *bracedList(const Expr *Value) {
-  const auto *ILE = dyn_cast<InitListExpr>(strip(Value));
-  if (const auto *CL = dyn_cast<CompoundLiteralExpr>(strip(Value)))
+/// The values a value's fields are built from, in order: a braced list's
+/// elements, or the arguments of a pair's element-wise constructor
+/// (`return {rank * n, n};`, `std::make_pair(off, n)`). Empty if none.
+llvm::SmallVector<const Expr *, 4> fieldInits(const Expr *Value) {
+  llvm::SmallVector<const Expr *, 4> Inits;
+  const Expr *X = strip(Value);
+  const auto *ILE = dyn_cast<InitListExpr>(X);
+  if (const auto *CL = dyn_cast<CompoundLiteralExpr>(X))
     ILE = dyn_cast<InitListExpr>(CL->getInitializer());
   if (ILE && !ILE->isSemanticForm())
     ILE = ILE->getSemanticForm();
-  return ILE;
+  if (ILE) {
+    Inits.append(ILE->inits().begin(), ILE->inits().end());
+    return Inits;
+  }
+  const CallExpr *MakePair = dyn_cast<CallExpr>(X);
+  const FunctionDecl *Maker = MakePair ? MakePair->getDirectCallee() : nullptr;
+  if (Maker && Maker->isInStdNamespace() && Maker->getIdentifier() &&
+      Maker->getName() == "make_pair" && MakePair->getNumArgs() == 2) {
+    Inits.append(MakePair->arg_begin(), MakePair->arg_end());
+    return Inits;
+  }
+  const auto *CE = dyn_cast<CXXConstructExpr>(X);
+  const CXXRecordDecl *RD =
+      CE && CE->getConstructor() ? CE->getConstructor()->getParent() : nullptr;
+  if (RD && RD->isInStdNamespace() && RD->getName() == "pair" &&
+      CE->getNumArgs() == 2 && !CE->getConstructor()->isCopyOrMoveConstructor())
+    Inits.append(CE->arg_begin(), CE->arg_end());
+  return Inits;
 }
 
 /// The user call a value is the (copied) result of, if any.
@@ -69,12 +93,12 @@ void UniformityAnalysis::assignFields(const VarDecl *VD, const Expr *Value,
   const RecordDecl *RD = fieldwiseRecord(VD->getType());
   if (!RD)
     return;
-  if (const InitListExpr *ILE = bracedList(Value)) {
+  if (auto Inits = fieldInits(Value); !Inits.empty()) {
     unsigned I = 0;
     for (const FieldDecl *F : RD->fields()) {
-      if (I >= ILE->getNumInits())
+      if (I >= Inits.size())
         break;
-      Taint T = eval(ILE->getInit(I++), S);
+      Taint T = eval(Inits[I++], S);
       T.addControl(Ctl);
       S[StateKey(VD, F)] = T;
     }
@@ -115,7 +139,7 @@ void UniformityAnalysis::noteReturnedFields(const Expr *Value,
     return;
   llvm::SmallVector<std::pair<const FieldDecl *, std::optional<Taint>>, 4>
       Fields;
-  const InitListExpr *ILE = bracedList(Value);
+  const auto Inits = fieldInits(Value);
   const auto *DR = dyn_cast<DeclRefExpr>(strip(Value));
   const auto *Local = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
   if (Local && !isLocal(Local))
@@ -123,10 +147,10 @@ void UniformityAnalysis::noteReturnedFields(const Expr *Value,
   unsigned I = 0;
   for (const FieldDecl *F : RD->fields()) {
     std::optional<Taint> T;
-    if (ILE) {
-      if (I >= ILE->getNumInits())
+    if (!Inits.empty()) {
+      if (I >= Inits.size())
         break;
-      T = eval(ILE->getInit(I++), S);
+      T = eval(Inits[I++], S);
     } else if (Local) {
       // What the path knows of the field, if anything.
       auto Known = S.find(StateKey(Local, F));
@@ -277,6 +301,18 @@ void UniformityAnalysis::noteFieldWrite(const FieldDecl *F,
                                         bool OwnedObject) {
   if (ObjectVaries)
     return; // A question about one method, not what the program writes.
+  // A member struct of the project's own written whole (`cfg_ =
+  // parse(path)` on rank 0): each of its fields is written, as its fields'
+  // facts are kept, and each is decided by its own agreements (broadcast
+  // one by one before anything reads them).
+  if ((Written.Vary || Written.PendingVary) && !Written.Params &&
+      !Written.PendingParams)
+    if (const RecordDecl *RD = fieldwiseRecord(F->getType());
+        RD && isTaughtDecl(E, RD) && !RD->field_empty()) {
+      for (const FieldDecl *Inner : RD->fields())
+        noteFieldWrite(Inner, Written, OwnedObject);
+      return;
+    }
   // Nor a merge point to settle a write under a branch on the parameters
   // at (`for (int t : tokens) params_[t % 4].used = true;`): whether it
   // happens is the callers' arguments' to decide, as its value would be.

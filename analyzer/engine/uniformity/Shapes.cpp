@@ -205,10 +205,16 @@ UniformityAnalysis::valuesDecidingShape(const FunctionDecl *Callee,
                                         llvm::ArrayRef<const Expr *> Args) {
   if (Callee)
     for (const api::ApiEntry *Row : E.api().lookup(Callee))
-      if (Row->TheRole == Role::ShapeFromValues)
+      if (Row->TheRole == Role::ShapeFromValues) {
+        // A length the caller passes (`bincount(y, {}, classes)`) bounds
+        // the result: that length decides, as a SizeArgument row says.
+        if (Row->Args.Count >= 0 && Row->Args.Count < (int)Args.size() &&
+            !isa<CXXDefaultArgExpr>(Args[Row->Args.Count]))
+          return nullptr;
         return Row->Args.Value < 0                  ? Receiver
                : Row->Args.Value < (int)Args.size() ? Args[Row->Args.Value]
                                                     : nullptr;
+      }
   return nullptr;
 }
 

@@ -446,7 +446,7 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         // A known value a declaration gives is the same on every path that
         // reaches a use (each passes the declaration): the branches around
         // it decide nothing (`size_t i = 1;` in rank 0's arm).
-        if (!T.knownValue() || VD->isStaticLocal())
+        if (VD->isStaticLocal() || !isLocal(VD))
           T.addControl(Ctl);
         assignVar(VD, T, S, true);
         if (const Expr *Init = VD->getInit())

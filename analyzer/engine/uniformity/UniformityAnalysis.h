@@ -386,6 +386,9 @@ private:
   using EventsByBlock =
       llvm::DenseMap<const clang::CFGBlock *,
                      llvm::SmallVector<const FieldEvent *, 2>>;
+  /// Is argument I where a view of a given length starts (`narrow(0,
+  /// start, n)`'s start): it picks the elements, not how many?
+  bool viewOffsetArgument(const clang::FunctionDecl *Callee, unsigned I);
   bool agreedBeforeSeen(const clang::FieldDecl *F, const clang::CFGBlock *Block,
                         unsigned Element, const EventsByBlock &EventsOf);
   /// Fields this function writes values into that differ between ranks.

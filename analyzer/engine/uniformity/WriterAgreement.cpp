@@ -194,14 +194,14 @@ void UniformityAnalysis::decideWriterAgreement() {
   EventsByBlock EventsOf;
   for (const FieldEvent &X : FieldEvents)
     EventsOf[X.Block].push_back(&X);
+  llvm::DenseMap<unsigned, const CFGBlock *> BlockById;
+  for (const CFGBlock *B : R.Body->Facts->cfg())
+    BlockById[B->getBlockID()] = B;
   for (auto &[Site, W] : RoundFieldWrites) {
     W.AgreedHere = false;
     if (!W.SomeRanksOnly || Site.second == ~0u)
       continue;
-    const CFGBlock *Block = nullptr;
-    for (const CFGBlock *B : R.Body->Facts->cfg())
-      if (B->getBlockID() == Site.second)
-        Block = B;
+    const CFGBlock *Block = BlockById.lookup(Site.second);
     W.AgreedHere =
         Block && agreedBeforeSeen(Site.first, Block, W.Element, EventsOf);
   }

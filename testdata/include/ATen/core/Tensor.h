@@ -74,6 +74,8 @@ public:
   Tensor squeeze(int64_t dim) const;
   Tensor unsqueeze(int64_t dim) const;
   Tensor operator[](int64_t index) const;
+  Tensor bincount(const c10::optional<Tensor> &weights = {},
+                  int64_t minlength = 0) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor slice(int64_t dim = 0, c10::optional<int64_t> start = c10::nullopt,
