@@ -57,6 +57,13 @@ const VarDecl *fieldBase(const MemberExpr *M) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+const VarDecl *localObjectOf(const MemberExpr *M) {
+  const VarDecl *Base = M->isArrow() ? nullptr : fieldBase(M);
+  return Base && Base->hasLocalStorage() && !Base->getType()->isReferenceType()
+             ? Base
+             : nullptr;
+}
+
 bool everyReturnValue(const FunctionDecl *FD,
                       llvm::function_ref<bool(const Expr *)> Returned) {
   llvm::SmallVector<const Stmt *, 32> Work{FD ? FD->getBody() : nullptr};

@@ -57,6 +57,10 @@ bool everyReturnValue(const clang::FunctionDecl *FD,
 /// `a[i].f` or `v.g.f`); null otherwise.
 const clang::VarDecl *fieldBase(const clang::MemberExpr *M);
 
+/// The local object (not a reference) whose field M names directly: `c` in
+/// `c.layers`; null for `p->f`, a reference or a static.
+const clang::VarDecl *localObjectOf(const clang::MemberExpr *M);
+
 /// The variable holding the object E designates: `x`, `*x`, `x->`,
 /// `x.get()`, `&x`, `std::move(x)`, a copy of the smart pointer `x`.
 const clang::VarDecl *designatedVar(const clang::Expr *E);

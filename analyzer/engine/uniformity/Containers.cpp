@@ -44,15 +44,8 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
         Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
     // `loader.data.assign(n, v)` on a local object: this path knows the
     // length that object's field now has, as for a local container.
-    const VarDecl *LocalBase = nullptr;
-    if (const auto *DR = Member && IntoField && !Member->isArrow()
-                             ? dyn_cast<DeclRefExpr>(
-                                   Member->getBase()->IgnoreParenImpCasts())
-                             : nullptr)
-      if (const auto *Base = dyn_cast<VarDecl>(DR->getDecl());
-          Base && Base->hasLocalStorage() &&
-          !Base->getType()->isReferenceType())
-        LocalBase = Base;
+    const VarDecl *LocalBase =
+        Member && IntoField ? localObjectOf(Member) : nullptr;
     if ((Obj && isLocal(Obj)) || OwnField) {
       Taint T, OnPath;
       T.UniformContent = OnPath.UniformContent = true;

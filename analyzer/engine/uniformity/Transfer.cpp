@@ -113,13 +113,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       // path knows what that object holds there, whatever other objects of
       // the type hold (returned field by field to the callers,
       // noteReturnedFields).
-      if (const auto *DR =
-              dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts());
-          DR && !M->isArrow())
-        if (const auto *Base = dyn_cast<VarDecl>(DR->getDecl());
-            Base && Base->hasLocalStorage() &&
-            !Base->getType()->isReferenceType())
-          S[StateKey(Base, F)] = T;
+      if (const VarDecl *Base = localObjectOf(M))
+        S[StateKey(Base, F)] = T;
       return;
     }
     if (const VarDecl *Base = baseVar(M->getBase()))
