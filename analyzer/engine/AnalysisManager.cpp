@@ -86,6 +86,38 @@ FunctionBody::errorPathDependencies(const CFGBlock *B) {
   return Out;
 }
 
+void FunctionBody::setHangArms(
+    const llvm::SmallPtrSetImpl<const CFGBlock *> &Arms) {
+  if (Arms.size() == HangArms.size() &&
+      llvm::all_of(Arms, [&](const CFGBlock *B) { return HangArms.count(B); }))
+    return;
+  HangArms.clear();
+  HangArms.insert(Arms.begin(), Arms.end());
+  HangPruned.reset();
+  if (HangArms.empty())
+    return;
+  llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(), Doomed.end());
+  Removed.insert(ErrorPaths.begin(), ErrorPaths.end());
+  Removed.insert(HangArms.begin(), HangArms.end());
+  HangPruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
+}
+
+std::vector<const CFGBlock *>
+FunctionBody::valueControlDependencies(const CFGBlock *B) {
+  if (!HangPruned)
+    return liveControlDependencies(B);
+  return HangPruned->all(B);
+}
+
+const std::vector<ExitArm> &FunctionBody::exitArms(Engine &E) {
+  if (!ExitArms) {
+    llvm::SmallPtrSet<const CFGBlock *, 16> Ended(Doomed.begin(), Doomed.end());
+    Ended.insert(ErrorPaths.begin(), ErrorPaths.end());
+    ExitArms = exitArmsBeforeCollectives(E, *Facts, Ended);
+  }
+  return *ExitArms;
+}
+
 const CFGBlock *FunctionBody::liveImmediatePostDominator(const CFGBlock *B) {
   if ((!Doomed.empty() || !ErrorPaths.empty()) && !Doomed.count(B) &&
       !ErrorPaths.count(B))

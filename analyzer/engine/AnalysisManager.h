@@ -23,6 +23,7 @@
 #include "engine/EngineFacts.h"
 #include "engine/Pinned.h"
 #include "engine/cfg/CFGFacts.h"
+#include "engine/cfg/ErrorPaths.h"
 #include "engine/cfg/PrunedControlDependence.h"
 #include "engine/collectives/RankClasses.h"
 #include "engine/collectives/SequenceBuilder.h"
@@ -39,6 +40,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -85,10 +87,25 @@ struct FunctionBody {
   /// Branches B depends on only through an error path's arm (the CFG
   /// without the doomed blocks, less liveControlDependencies).
   std::vector<const CFGBlock *> errorPathDependencies(const CFGBlock *B);
+  /// Arms that leave the function on some ranks only while every other
+  /// path issues a collective first (cfg/ErrorPaths.h hangingExitArms): the
+  /// ranks that stay wait there forever, a hang reported at that
+  /// collective. Values are those of the runs that do not hang, so these
+  /// arms, like doomed blocks, make no later code control-dependent
+  /// (valueControlDependencies). Set by each round of the uniformity
+  /// analysis from the branch taints it ran under.
+  llvm::SmallPtrSet<const CFGBlock *, 8> HangArms;
+  void setHangArms(const llvm::SmallPtrSetImpl<const CFGBlock *> &Arms);
+  /// liveControlDependencies less those through a hang arm.
+  std::vector<const CFGBlock *> valueControlDependencies(const CFGBlock *B);
+  /// Candidate arms (hangingExitArms), found once per body.
+  const std::vector<ExitArm> &exitArms(Engine &E);
   /// What the body occupies, estimated from its size (the cache's unit).
   size_t approxBytes() const;
 
 private:
+  std::optional<std::vector<ExitArm>> ExitArms;
+  std::unique_ptr<PrunedControlDependence> HangPruned;
   PrunedControlDependence &pruned();
   std::unique_ptr<PrunedControlDependence> Pruned;
   std::unique_ptr<PrunedControlDependence> DoomedPruned;

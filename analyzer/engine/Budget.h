@@ -36,6 +36,10 @@ struct Budget {
   int SequenceBlocks = 4000;
   unsigned SequenceSteps = 20000;
   unsigned SequenceInlineDepth = 8;
+  /// Blocks the search for arms that leave on some ranks while the others
+  /// wait in a collective (ErrorPaths.h) may visit in one function; past it
+  /// the remaining branches have none (their exits stay divergent).
+  unsigned HangArmSteps = 20000;
   /// Fields one function's summary may say its parameters reach; beyond it
   /// the callers' arguments are not followed into further fields.
   unsigned ParamFieldWrites = 256;

@@ -3,6 +3,7 @@
 #include "engine/Engine.h"
 #include "engine/EngineCache.h"
 #include "engine/ast/AstHelpers.h"
+#include "engine/cfg/FixedConditions.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -284,6 +285,102 @@ llvm::SmallPtrSet<const CFGBlock *, 8> errorPathBlocks(Engine &E,
                                              : B->succ_begin() + 1);
     for (const CFGBlock *A : exitArm(E, Arm, Exit))
       Out.insert(A);
+  }
+  return Out;
+}
+
+std::vector<ExitArm> exitArmsBeforeCollectives(
+    Engine &E, FunctionFacts &F,
+    const llvm::SmallPtrSetImpl<const CFGBlock *> &Ended) {
+  std::vector<ExitArm> Out;
+  const CFGBlock *Exit = &F.cfg().getExit();
+  llvm::DenseMap<const CFGBlock *, bool> Issues;
+  auto IssuesCollective = [&](const CFGBlock *B) {
+    auto [It, New] = Issues.try_emplace(B, false);
+    if (New)
+      for (const CFGElement &El : *B)
+        if (auto CS = El.getAs<CFGStmt>())
+          if (stmtIssuesCollective(E, CS->getStmt(), 0)) {
+            It->second = true;
+            break;
+          }
+    return It->second;
+  };
+  // Does every path from From issue a collective before the exit (or end
+  // the job, or come back to Branch, where the rank decides again)? A
+  // branch on a condition the arm sits under, which the function never
+  // changes, takes the arm's side (`if (tune) { ... return; }` then `if
+  // (tune) MPI_Bcast(...)`: the ranks that stay broadcast).
+  const Stmt *Body = F.function() ? F.function()->getBody() : nullptr;
+  Budget &Limits = E.limits();
+  unsigned Steps = 0;
+  auto CollectiveFirst = [&](const CFGBlock *From, const CFGBlock *Branch,
+                             const CFGBlock *ArmStart) {
+    const FixedConditionSides Sides(E, Body, F.allControlDependencies(ArmStart),
+                                    ArmStart);
+    llvm::SmallVector<const CFGBlock *, 16> Work{From};
+    llvm::SmallPtrSet<const CFGBlock *, 32> Seen{Branch};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (!B || !Seen.insert(B).second || Ended.count(B))
+        continue;
+      if (B == Exit || ++Steps > Limits.HangArmSteps)
+        return false;
+      if (IssuesCollective(B))
+        continue;
+      if (std::optional<unsigned> Side = Sides.sideAt(B))
+        Work.push_back(B->succ_begin()[*Side]);
+      else
+        Work.append(B->succ_begin(), B->succ_end());
+    }
+    return true;
+  };
+  // The blocks from First that only it enters and that all run to the
+  // exit (`if (!ok) { if (v) log(a); else log(b); return err; }`), without
+  // a collective. Empty when it is not such an arm.
+  auto LeavingArm = [&](const CFGBlock *First) {
+    llvm::SmallVector<const CFGBlock *, 4> Arm;
+    llvm::SmallPtrSet<const CFGBlock *, 16> In;
+    llvm::SmallVector<const CFGBlock *, 8> Work{First};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (!B || B == Exit || In.count(B) || Ended.count(B))
+        continue;
+      if (Arm.size() >= 32 || IssuesCollective(B))
+        return llvm::SmallVector<const CFGBlock *, 4>();
+      In.insert(B);
+      Arm.push_back(B);
+      Work.append(B->succ_begin(), B->succ_end());
+    }
+    for (const CFGBlock *B : Arm)
+      if (B != First)
+        for (const CFGBlock *Pred : B->preds())
+          if (Pred && !In.count(Pred))
+            return llvm::SmallVector<const CFGBlock *, 4>();
+    return Arm;
+  };
+  // An `if` whose arm returns: not a loop's end, whose exit arm is the
+  // normal way on (its trip count is the loop's question).
+  for (const CFGBlock *B : F.cfg()) {
+    if (Steps > Limits.HangArmSteps) {
+      Limits.hit("hang arm steps", F.function()
+                                       ? F.function()->getNameAsString()
+                                       : std::string("<global>"));
+      break;
+    }
+    if (B->succ_size() != 2 || !isa_and_nonnull<IfStmt>(B->getTerminatorStmt()))
+      continue;
+    for (unsigned Side : {0u, 1u}) {
+      const CFGBlock *First = B->succ_begin()[Side];
+      const CFGBlock *Other = B->succ_begin()[1 - Side];
+      if (!First || !Other || First->pred_size() != 1 || Ended.count(First))
+        continue;
+      llvm::SmallVector<const CFGBlock *, 4> Arm = LeavingArm(First);
+      if (Arm.empty() || !llvm::any_of(Arm, hasReturn) || !Body ||
+          !CollectiveFirst(Other, B, First))
+        continue;
+      Out.push_back({B, std::move(Arm)});
+    }
   }
   return Out;
 }

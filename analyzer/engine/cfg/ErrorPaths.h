@@ -8,6 +8,9 @@
 // code after them is not "control-dependent on rank". The option
 // ReportErrorPathDivergence keeps them; so does the divergence question for
 // a check whose value the rank decides (FunctionBody::errorPathDependencies).
+// The arms that return on some ranks while the others go on to a collective
+// (exitArmsBeforeCollectives) are found here too: a hang, reported at that
+// collective, which the values after it leave out (FunctionBody::HangArms).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,6 +19,9 @@
 #include "engine/cfg/CFGFacts.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
 
 namespace distlint {
 
@@ -39,5 +45,19 @@ bool reportErrorPaths(Engine &E);
 /// goto or break and issues no collective.
 llvm::SmallPtrSet<const clang::CFGBlock *, 8>
 errorPathBlocks(Engine &E, const FunctionFacts &F);
+
+/// An arm from a two-way branch straight to a return, issuing no
+/// collective, while every path from the branch's other successor issues a
+/// collective before the function returns. Taken on some ranks only, it
+/// leaves the others waiting in that collective.
+struct ExitArm {
+  const clang::CFGBlock *Branch = nullptr;
+  llvm::SmallVector<const clang::CFGBlock *, 4> Blocks;
+};
+/// Every such arm of F; paths through Ended blocks end the job and need no
+/// collective.
+std::vector<ExitArm> exitArmsBeforeCollectives(
+    Engine &E, FunctionFacts &F,
+    const llvm::SmallPtrSetImpl<const clang::CFGBlock *> &Ended);
 
 } // namespace distlint

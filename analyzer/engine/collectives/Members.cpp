@@ -127,16 +127,22 @@ bool mayHoldMacro(const Expr *X, const FunctionDecl *FD, StringRef Macro,
 }
 
 /// Does Cond read the declaration D (a communicator tested for membership,
-/// `if (leaders != MPI_COMM_NULL)`)?
-bool mentions(const Stmt *Cond, const Decl *D) {
+/// `if (leaders != MPI_COMM_NULL)`), also through the body of a function it
+/// calls (`if (grid.is_leader())`, an accessor that tests the member)?
+bool mentions(const Stmt *Cond, const Decl *D, int Depth = 2) {
   if (!Cond || !D)
     return false;
   if (const auto *DR = dyn_cast<DeclRefExpr>(Cond); DR && DR->getDecl() == D)
     return true;
   if (const auto *M = dyn_cast<MemberExpr>(Cond); M && M->getMemberDecl() == D)
     return true;
+  if (const auto *Call = dyn_cast<CallExpr>(Cond); Call && Depth > 0)
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (const FunctionDecl *Def = Callee->getDefinition();
+          Def && mentions(Def->getBody(), D, Depth - 1))
+        return true;
   for (const Stmt *Child : Cond->children())
-    if (mentions(Child, D))
+    if (mentions(Child, D, Depth))
       return true;
   return false;
 }

@@ -24,12 +24,28 @@ Taint UniformityAnalysis::controlTaint(const CFGBlock *B,
   Ctl.UniformContent = true;
   for (const CFGBlock *Dep : WithFailStopGuards
                                  ? R.Body->Facts->allControlDependencies(B)
-                                 : R.Body->liveControlDependencies(B)) {
+                                 : R.Body->valueControlDependencies(B)) {
     auto It = R.Body->BranchTaint.find(Dep);
     if (It != R.Body->BranchTaint.end())
       Ctl.addControl(It->second);
   }
   return Ctl;
+}
+
+llvm::SmallPtrSet<const CFGBlock *, 8> UniformityAnalysis::hangArms() {
+  llvm::SmallPtrSet<const CFGBlock *, 8> Out;
+  for (const ExitArm &Arm : R.Body->exitArms(E)) {
+    // Left on some ranks only: under a branch that differs between ranks.
+    bool SomeRanks = false;
+    for (const CFGBlock *Dep :
+         R.Body->liveControlDependencies(Arm.Blocks.front())) {
+      auto It = R.Body->BranchTaint.find(Dep);
+      SomeRanks |= It != R.Body->BranchTaint.end() && It->second.Vary;
+    }
+    if (SomeRanks)
+      Out.insert(Arm.Blocks.begin(), Arm.Blocks.end());
+  }
+  return Out;
 }
 
 Taint UniformityAnalysis::controlSinceDeclaration(const VarDecl *VD,
@@ -328,6 +344,7 @@ void UniformityAnalysis::runRounds(int Rounds) {
     R.ReturnsSeen = 0;
     R.ReturnFields.clear();
     R.ReturnFieldsUnknown = false;
+    R.Body->setHangArms(hangArms());
     llvm::DenseMap<const CFGBlock *, Taint> Ctl;
     for (const CFGBlock *B : RPO)
       Ctl[B] = controlTaint(B);

@@ -57,6 +57,9 @@ public:
   /// skipped unless asked for: code after `if (err) exit(1)` runs on every
   /// rank that is still alive.
   Taint controlTaint(const clang::CFGBlock *B, bool WithFailStopGuards = false);
+  /// The body's exit arms taken on some ranks only (FunctionBody::HangArms),
+  /// by the branch taints of the round before.
+  llvm::SmallPtrSet<const clang::CFGBlock *, 8> hangArms();
   /// The block whose elements transfer() is given next.
   void enterBlock(const clang::CFGBlock *B) {
     CurrentBlock = B;

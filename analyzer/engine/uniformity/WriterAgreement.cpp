@@ -12,10 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "engine/uniformity/UniformityAnalysis.h"
 
-#include "engine/Values.h"
-
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/ADT/FoldingSet.h"
+#include "engine/cfg/FixedConditions.h"
 
 using namespace clang;
 
@@ -31,89 +28,6 @@ void UniformityAnalysis::noteObjectSeen(const RecordDecl *Object) {
   if (RecordingFieldEvents && CurrentBlock)
     FieldEvents.push_back({CurrentBlock, CurrentElement, nullptr, Object});
 }
-
-namespace {
-/// Does Body change what Cond reads: a variable it names, or a field it
-/// reads (assigned, incremented, its address taken)?
-class ChangesCondition : public RecursiveASTVisitor<ChangesCondition> {
-public:
-  ChangesCondition(Engine &E, const Stmt *Body) : E(E), Body(Body) {}
-  bool changes(const Expr *Cond) {
-    Vars.clear();
-    Fields.clear();
-    Reads(*this).TraverseStmt(const_cast<Expr *>(Cond));
-    for (const VarDecl *VD : Vars)
-      if (isWrittenIn(E, VD, Body))
-        return true;
-    Found = false;
-    if (!Fields.empty())
-      TraverseStmt(const_cast<Stmt *>(Body));
-    return Found;
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      noteWrite(B->getLHS());
-    return !Found;
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
-      noteWrite(U->getSubExpr());
-    return !Found;
-  }
-
-private:
-  struct Reads : RecursiveASTVisitor<Reads> {
-    ChangesCondition &Outer;
-    explicit Reads(ChangesCondition &Outer) : Outer(Outer) {}
-    bool VisitDeclRefExpr(DeclRefExpr *DR) {
-      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
-        Outer.Vars.push_back(VD);
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr *M) {
-      if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
-        Outer.Fields.push_back(F);
-      return true;
-    }
-  };
-  void noteWrite(const Expr *X) {
-    const auto *M = dyn_cast<MemberExpr>(X->IgnoreParenImpCasts());
-    Found |= M && llvm::is_contained(Fields, M->getMemberDecl());
-  }
-  Engine &E;
-  const Stmt *Body;
-  llvm::SmallVector<const VarDecl *, 4> Vars;
-  llvm::SmallVector<const Decl *, 4> Fields;
-  bool Found = false;
-};
-
-/// The condition B's last element tests (`b` of `a && b`: its block ends
-/// the `if`, whose own condition is the whole `a && b`).
-const Expr *branchCondition(const CFGBlock *B) {
-  if (B->succ_size() != 2)
-    return nullptr;
-  const Expr *Cond = B->getLastCondition();
-  if (!Cond)
-    Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition(/*Strip=*/true));
-  return Cond ? Cond->IgnoreParenImpCasts() : nullptr;
-}
-
-/// Can To be reached from From without passing Avoid?
-bool reachesAvoiding(const CFGBlock *From, const CFGBlock *To,
-                     const CFGBlock *Avoid) {
-  llvm::SmallVector<const CFGBlock *, 16> Work{From};
-  llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!B || B == Avoid || !Seen.insert(B).second)
-      continue;
-    if (B == To)
-      return true;
-    Work.append(B->succ_begin(), B->succ_end());
-  }
-  return false;
-}
-} // namespace
 
 bool UniformityAnalysis::agreedBeforeSeen(const FieldDecl *F,
                                           const CFGBlock *Block,
@@ -142,52 +56,40 @@ bool UniformityAnalysis::agreedBeforeSeen(const FieldDecl *F,
   if (auto Here = Decides(Block, Element))
     return *Here;
   // The arms the write sits under, on conditions the function never changes.
-  llvm::SmallVector<std::pair<llvm::FoldingSetNodeID, unsigned>, 4> Arms;
-  ChangesCondition Changes(E, FD->getBody());
-  for (const CFGBlock *Dep : R.Body->liveControlDependencies(Block)) {
-    const Expr *Cond = branchCondition(Dep);
-    if (!Cond || Changes.changes(Cond))
-      continue;
-    const CFGBlock *Taken = Dep->succ_begin()[0];
-    const CFGBlock *Other = Dep->succ_begin()[1];
-    bool ToTaken = Taken && reachesAvoiding(Taken, Block, Dep);
-    bool ToOther = Other && reachesAvoiding(Other, Block, Dep);
-    if (ToTaken == ToOther)
-      continue;
-    llvm::FoldingSetNodeID Id;
-    Cond->Profile(Id, E.context(), /*Canonical=*/true);
-    Arms.push_back({Id, ToTaken ? 0u : 1u});
-  }
+  const FixedConditionSides Arms(E, FD->getBody(),
+                                 R.Body->liveControlDependencies(Block), Block);
   const CFGBlock *Exit = &R.Body->Facts->cfg().getExit();
   llvm::SmallVector<const CFGBlock *, 16> Work(Block->succ_begin(),
                                                Block->succ_end());
   llvm::SmallPtrSet<const CFGBlock *, 32> Seen;
+  bool Agrees = false, LeftOnSomeRanks = false;
   while (!Work.empty()) {
     const CFGBlock *B = Work.pop_back_val();
     if (!B || !Seen.insert(B).second || R.Body->Doomed.count(B) ||
         R.Body->ErrorPaths.count(B))
       continue; // The job ends there: nothing reads the field.
+    // The writers leave while the others wait in a collective: a hang.
+    if (R.Body->HangArms.count(B)) {
+      LeftOnSomeRanks = true;
+      continue;
+    }
     if (B == Exit)
       return false;
     if (auto Here = Decides(B, 0)) {
       if (!*Here)
         return false;
+      Agrees = true;
       continue;
     }
-    std::optional<unsigned> Arm;
-    if (const Expr *Cond = Arms.empty() ? nullptr : branchCondition(B)) {
-      llvm::FoldingSetNodeID Id;
-      Cond->Profile(Id, E.context(), /*Canonical=*/true);
-      for (const auto &[Known, Taken] : Arms)
-        if (Known == Id)
-          Arm = Taken;
-    }
+    std::optional<unsigned> Arm = Arms.sideAt(B);
     if (Arm)
       Work.push_back(B->succ_begin()[*Arm]);
     else
       Work.append(B->succ_begin(), B->succ_end());
   }
-  return true;
+  // Left on some ranks only: if an agreement waits for them (else nobody
+  // hangs, and the writers' value is seen after the return).
+  return Agrees || !LeftOnSomeRanks;
 }
 
 void UniformityAnalysis::decideWriterAgreement() {
