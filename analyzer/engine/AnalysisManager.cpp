@@ -61,10 +61,7 @@ FunctionBody::liveControlDependencies(const CFGBlock *B) {
 PrunedControlDependence &FunctionBody::pruned() {
   if (!Pruned) {
     // Paths that end the job and error paths (cfg/ErrorPaths.h) alike.
-    llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(),
-                                                    Doomed.end());
-    Removed.insert(ErrorPaths.begin(), ErrorPaths.end());
-    Pruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
+    Pruned = std::make_unique<PrunedControlDependence>(*Facts, endedBlocks());
   }
   return *Pruned;
 }
@@ -86,6 +83,12 @@ FunctionBody::errorPathDependencies(const CFGBlock *B) {
   return Out;
 }
 
+llvm::SmallPtrSet<const CFGBlock *, 16> FunctionBody::endedBlocks() const {
+  llvm::SmallPtrSet<const CFGBlock *, 16> Out(Doomed.begin(), Doomed.end());
+  Out.insert(ErrorPaths.begin(), ErrorPaths.end());
+  return Out;
+}
+
 void FunctionBody::setHangArms(
     const llvm::SmallPtrSetImpl<const CFGBlock *> &Arms) {
   if (Arms.size() == HangArms.size() &&
@@ -96,8 +99,7 @@ void FunctionBody::setHangArms(
   HangPruned.reset();
   if (HangArms.empty())
     return;
-  llvm::SmallPtrSet<const CFGBlock *, 16> Removed(Doomed.begin(), Doomed.end());
-  Removed.insert(ErrorPaths.begin(), ErrorPaths.end());
+  llvm::SmallPtrSet<const CFGBlock *, 16> Removed = endedBlocks();
   Removed.insert(HangArms.begin(), HangArms.end());
   HangPruned = std::make_unique<PrunedControlDependence>(*Facts, Removed);
 }
@@ -110,11 +112,8 @@ FunctionBody::valueControlDependencies(const CFGBlock *B) {
 }
 
 const std::vector<ExitArm> &FunctionBody::exitArms(Engine &E) {
-  if (!ExitArms) {
-    llvm::SmallPtrSet<const CFGBlock *, 16> Ended(Doomed.begin(), Doomed.end());
-    Ended.insert(ErrorPaths.begin(), ErrorPaths.end());
-    ExitArms = exitArmsBeforeCollectives(E, *Facts, Ended);
-  }
+  if (!ExitArms)
+    ExitArms = exitArmsBeforeCollectives(E, *Facts, endedBlocks());
   return *ExitArms;
 }
 

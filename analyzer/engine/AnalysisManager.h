@@ -104,6 +104,8 @@ struct FunctionBody {
   size_t approxBytes() const;
 
 private:
+  /// The doomed blocks and the error paths: where the job ends.
+  llvm::SmallPtrSet<const CFGBlock *, 16> endedBlocks() const;
   std::optional<std::vector<ExitArm>> ExitArms;
   std::unique_ptr<PrunedControlDependence> HangPruned;
   PrunedControlDependence &pruned();
