@@ -94,6 +94,15 @@ inline void forgetFieldsOf(VarState &S, const clang::VarDecl *VD) {
     It = S.erase(It);
 }
 
+/// Forgets what the path knew of VD's field F (only that field was handed
+/// to a call that may write it: `read_name(cfg.dir)`).
+inline void forgetFieldOf(VarState &S, const clang::VarDecl *VD,
+                          const clang::FieldDecl *F) {
+  auto It = S.lower_bound(StateKey(VD, F));
+  while (It != S.end() && It->first.Var == VD && It->first.Field == F)
+    It = S.erase(It);
+}
+
 /// Forgets field F through every variable (written through some pointer).
 inline void forgetField(VarState &S, const clang::FieldDecl *F) {
   for (auto It = S.begin(); It != S.end();)

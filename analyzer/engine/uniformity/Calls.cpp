@@ -161,8 +161,32 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
   // it is given: what this path knew of those fields is gone.
   if (E.api().lookup(Callee).empty()) {
     llvm::SmallVector<const VarDecl *, 4> Given;
+    // One field of a local object handed over (`read_name(cfg.dir)`,
+    // `&cfg.n`, `cfg.dir.resize(n)`): the call reaches that field only.
+    auto GiveField = [&](const Expr *X) {
+      X = strip(X);
+      if (const auto *U = dyn_cast<UnaryOperator>(X);
+          U && U->getOpcode() == UO_AddrOf)
+        X = strip(U->getSubExpr());
+      const auto *M = dyn_cast<MemberExpr>(X);
+      while (M && !M->isArrow())
+        if (const auto *Inner =
+                dyn_cast<MemberExpr>(M->getBase()->IgnoreParenImpCasts()))
+          M = Inner;
+        else
+          break;
+      const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+      // A local object, or one a reference parameter names.
+      const VarDecl *Base = F && !M->isArrow() ? fieldBase(M) : nullptr;
+      if (Base && !isLocal(Base))
+        Base = nullptr;
+      if (Base)
+        forgetFieldOf(S, Base, F);
+      return Base != nullptr;
+    };
     for (unsigned I = 0; I < Args.size(); ++I)
-      if (!readOnlyArgument(Callee, I, Args[I]) && !isElementGetter(Callee))
+      if (!readOnlyArgument(Callee, I, Args[I]) && !isElementGetter(Callee) &&
+          !GiveField(Args[I]))
         collectVarRefs(Args[I], Given);
     // A method called on a local object (`loader.next()`) changes the
     // fields it may write; what this path knows of the others stays.
@@ -180,7 +204,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
                      (!It->first.Field || ObjectWrites->count(It->first.Field))
                  ? S.erase(It)
                  : std::next(It);
-    } else if (Receiver && !isAccessor(Callee)) {
+    } else if (Receiver && !isAccessor(Callee) && !GiveField(Receiver)) {
       collectVarRefs(Receiver, Given);
     }
     for (const VarDecl *VD : Given)
@@ -329,6 +353,7 @@ void UniformityAnalysis::callEffects(const CallExpr *Call, VarState &S,
             Taint T;
             T.UniformContent = true;
             S[StateKey(Base, Field)] = T;
+            settleAgreedObject(Base, S);
           }
       noteParamFieldWrites(ParamFields, Args, S, Ctl);
     }

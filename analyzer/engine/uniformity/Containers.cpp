@@ -46,6 +46,15 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
     // length that object's field now has, as for a local container.
     const VarDecl *LocalBase =
         Member && IntoField ? localObjectOf(Member) : nullptr;
+    // `cfg.dir.resize(n)` through a reference parameter: this path knows
+    // the length too, though not that the contents agree (what the caller's
+    // object held stays there).
+    const VarDecl *RefBase = nullptr;
+    if (Member && IntoField && !LocalBase && !Member->isArrow())
+      if (const VarDecl *Base = fieldBase(Member);
+          Base && isa<ParmVarDecl>(Base) && isLocal(Base) &&
+          Base->getType()->isLValueReferenceType())
+        RefBase = Base;
     if ((Obj && isLocal(Obj)) || OwnField) {
       Taint T, OnPath;
       T.UniformContent = OnPath.UniformContent = true;
@@ -90,7 +99,7 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
       if (AnyArg || Ctl.Vary) {
         T.Range.reset();
         T.addControl(Ctl);
-        if (LocalBase) {
+        if (LocalBase || RefBase) {
           OnPath.Range.reset();
           OnPath.addControl(Ctl);
         }
@@ -103,6 +112,10 @@ void UniformityAnalysis::libraryMethodEffects(const CallExpr *Call,
           noteFieldWrite(Written, T);
           if (LocalBase)
             S[StateKey(LocalBase, Written)] = OnPath;
+          if (RefBase) {
+            OnPath.UniformContent = false;
+            S[StateKey(RefBase, Written)] = OnPath;
+          }
         } else if (Obj)
           assignVar(Obj, T, S, false);
       }

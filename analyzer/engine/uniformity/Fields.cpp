@@ -222,10 +222,18 @@ void UniformityAnalysis::markUniform(const Expr *Buffer, VarState &S,
         Taint T;
         T.UniformContent = true;
         T.Params = Params;
-        if (auto Old = S.find(StateKey(Base, F)); Storage && Old != S.end())
+        if (auto Old = S.find(StateKey(Base, F)); Storage && Old != S.end()) {
           T.ShapeKey = Old->second.ShapeKey;
+          // Its length agreed on this path (`cfg.dir.resize(n)`, n agreed)
+          // and now its elements: the field agrees, for every reader.
+          const Taint &Length = Old->second;
+          if ((!Length.Vary || Length.ContentOnly) && !Length.Params &&
+              !Length.PendingVary && !Length.PendingParams)
+            noteAgreedHere(F);
+        }
         S[StateKey(Base, F)] = T;
         FieldOwner = Base;
+        settleAgreedObject(Base, S);
       }
     }
   llvm::SmallVector<const VarDecl *, 4> Vars;
@@ -282,6 +290,29 @@ void UniformityAnalysis::noteOwnFieldWrite(const FieldDecl *F, const Taint &T,
   // rank is the rank).
   if (!T.Vary && !T.Params && !T.PendingParams && !T.IsRank)
     S[StateKey::thisField(F)] = T;
+}
+
+void UniformityAnalysis::settleAgreedObject(const VarDecl *Base, VarState &S) {
+  if (!ownsObject(Base))
+    return;
+  auto Whole = S.find(Base);
+  if (Whole == S.end() ||
+      !(Whole->second.depends() || Whole->second.PendingVary))
+    return;
+  const auto *RD = Base->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->getDefinition()->getNumBases() ||
+      RD->getDefinition()->field_empty())
+    return;
+  for (const FieldDecl *F : RD->getDefinition()->fields()) {
+    auto It = S.find(StateKey(Base, F));
+    if (It == S.end() || It->second.depends() || It->second.PendingVary ||
+        It->second.PendingParams)
+      return;
+  }
+  Taint T;
+  T.UniformContent = true;
+  T.ShapeKey = Whole->second.ShapeKey;
+  Whole->second = T;
 }
 
 void UniformityAnalysis::markFieldsAgreed(const VarDecl *Base, VarState &S) {

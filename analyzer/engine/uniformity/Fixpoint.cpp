@@ -378,9 +378,10 @@ void UniformityAnalysis::runRounds(int Rounds) {
             Taint Same;
             Same.UniformContent = true;
             NewBranch[B] = Same;
-          } else if (!RT.Vary && RT.Params) {
-            // The trip count follows the length of what the callers pass:
-            // ContentOnly on a parameter-only taint marks "shape only".
+          } else if (RT.Params && (!RT.Vary || RT.ContentOnly)) {
+            // The trip count follows the length of what the callers pass
+            // (elements that differ here do not change it): ContentOnly on
+            // a parameter-only taint marks "shape only".
             Taint ByShape;
             ByShape.Params = RT.Params;
             ByShape.ContentOnly = true;

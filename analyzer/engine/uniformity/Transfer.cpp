@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "engine/Construction.h"
+#include "engine/ast/MapKeys.h"
 #include "engine/model/ApiModel.h"
 #include "engine/uniformity/UniformityAnalysis.h"
 
@@ -152,6 +153,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
   // that field's contents vary, not the object that has the field.
   const Expr *Inner = L;
   bool Pointee = false, Container = false;
+  // The subscript of a map that may add its key (`m[k][j] = v`: m's).
+  const CXXOperatorCallExpr *KeyedSubscript = nullptr;
   while (true) {
     Inner = strip(Inner);
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Inner)) {
@@ -164,6 +167,9 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       // `A.elements[i] -= d`: an element of a container (a map's
       // operator[] may also add one, so its length is not kept).
       Container = true;
+      if (OC->getOperator() == OO_Subscript &&
+          elementWriteMayResize(OC->getArg(0)->getType()))
+        KeyedSubscript = OC;
       Inner = OC->getArg(0);
     } else if (const auto *U = dyn_cast<UnaryOperator>(Inner);
                U &&
@@ -174,6 +180,11 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
       break;
     }
   }
+  // A key every way to this write has put in the map already: it adds
+  // nothing, on any rank.
+  const bool KeyPresent =
+      KeyedSubscript && ControlVaries &&
+      keyAlreadyPresent(KeyedSubscript, R.Body->Facts->parents(), E.context());
   if (const auto *M = dyn_cast<MemberExpr>(Inner); M && Inner != L) {
     const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
     // An agreed element written with an agreed value under a branch every
@@ -200,7 +211,7 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
         // that differs between ranks may change its length.
         if (Pointee)
           Elem.PointeeOnly = true;
-        else if (!Container || !ControlVaries ||
+        else if (!Container || !ControlVaries || KeyPresent ||
                  !elementWriteMayResize(F->getType()))
           Elem.ContentOnly = true;
         Elem.IsRank = false;
@@ -217,7 +228,8 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     // flow settles now, into the contents only.
     Taint Elem = T;
     Elem.settle();
-    const bool KeepsLength = !elementWriteMayResize(VD->getType());
+    const bool KeepsLength =
+        KeyPresent || !elementWriteMayResize(VD->getType());
     if (Elem.Vary && (!ControlVaries || KeepsLength))
       Elem.ContentOnly = true;
     if (KeepsLength)
@@ -228,7 +240,7 @@ void UniformityAnalysis::assignLValue(const Expr *LHS, Taint T, VarState &S,
     QualType VT = VD->getType();
     if (!KeepsLength)
       Elem.ShapeKey = 0;
-    else if (isValueSequence(VT) || isTensorType(VT)) {
+    else if (isValueSequence(VT) || isTensorType(VT) || KeyPresent) {
       Elem.ShapeKey = varTaint(VD, S).ShapeKey;
       Elem.ShapePending = false;
     }
@@ -512,6 +524,10 @@ void UniformityAnalysis::transfer(const CFGElement &El, VarState &S,
         T.IsRank = false;
         T.Range.reset();
         T.ValueKey = 0;
+      } else if (OC->getOperator() == OO_Equal) {
+        // `cfg.dir = "ckpt"` names its value as `n = 5` does: stored under a
+        // branch, it is pending, and a collective can agree on it.
+        T.ValueKey = valueKeyOf(OC->getArg(1), T, E.context());
       }
       T.addControl(Ctl);
       // What the callers pass (Params) reaches the values only too: a field

@@ -244,6 +244,10 @@ private:
   void markUniform(const clang::Expr *Buffer, VarState &S, uint64_t Params = 0);
   /// Every field of the struct Base holds agrees on this path.
   void markFieldsAgreed(const clang::VarDecl *Base, VarState &S);
+  /// A local struct whose every field this path has agreed on, one by one
+  /// (`cfg = parse()` on the root, then each field broadcast): the whole
+  /// object agrees, as handed to calls or copied.
+  void settleAgreedObject(const clang::VarDecl *Base, VarState &S);
   /// `this->F = T` on this path: kept while it agrees (StateKey::thisField).
   void noteOwnFieldWrite(const clang::FieldDecl *F, const Taint &T,
                          VarState &S);
