@@ -126,9 +126,18 @@ static const ValueDecl *calledContainer(AnalysisManager &P,
   if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
     return nullptr;
   const Expr *Obj = strip(OC->getArg(0));
+  // `for (auto &kv : hooks) kv.second();`: the element's callable part.
+  if (const auto *M = dyn_cast<MemberExpr>(Obj);
+      M && isa<DeclRefExpr>(strip(M->getBase())))
+    Obj = strip(M->getBase());
   const ValueDecl *Container = nullptr;
   if (const auto *DR = dyn_cast<DeclRefExpr>(Obj)) {
-    auto It = P.ElementOf.find(DR->getDecl()); // for (auto &h : hooks) h();
+    // for (auto &h : hooks) h(); for (auto &[name, h] : hooks) h();
+    const ValueDecl *Element = DR->getDecl();
+    if (const auto *Binding = dyn_cast<BindingDecl>(Element))
+      if (const ValueDecl *Whole = Binding->getDecomposedDecl())
+        Element = Whole;
+    auto It = P.ElementOf.find(Element);
     if (It != P.ElementOf.end())
       Container = It->second;
   } else if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(Obj);

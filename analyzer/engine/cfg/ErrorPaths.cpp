@@ -16,11 +16,37 @@ namespace {
 
 enum class StatusKind : uint8_t { None, Code, Pointer, Flag };
 
+/// Does S contain a call (other than through builtin operators)?
+bool containsCall(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CallExpr, CXXConstructExpr>(S))
+    return true;
+  return llvm::any_of(S->children(), containsCall);
+}
+
+/// A const method that only reads its object's state (`bool is_chief()
+/// const { return rank_ == 0; }`): what it answers is data, not whether an
+/// operation failed.
+bool readsStateOnly(const FunctionDecl *Callee) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  const FunctionDecl *Def = MD ? MD->getDefinition() : nullptr;
+  const auto *Body =
+      Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+  if (!Body || !MD->isConst() || Body->size() != 1)
+    return false;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret && Ret->getRetValue() && !containsCall(Ret->getRetValue());
+}
+
 /// Calls whose result is data the tables describe (a parsed number, the
-/// rank, a size, a tensor value), not a status.
+/// rank, a size, a tensor value), or a method's reading of its object's
+/// state: not a status.
 bool returnsData(Engine &En, const CallExpr *Call) {
   using api::Role;
   const FunctionDecl *Callee = En.resolveCallee(Call);
+  if (readsStateOnly(Callee))
+    return true;
   // A project helper that computes the rank (`int r = get_rank();`).
   if (Callee && Callee->hasBody() &&
       (En.functionReaches(Callee, Role::RankSource) ||

@@ -186,14 +186,26 @@ Engine::registrationDivergence(const CallExpr *Call) {
       continue;
     for (const CFGBlock *Dep : R.body().liveControlDependencies(B)) {
       auto It = R.body().BranchTaint.find(Dep);
-      if (It == R.body().BranchTaint.end() || !It->second.Vary)
+      if (It == R.body().BranchTaint.end())
+        continue;
+      // A helper that registers on some of its callers' arguments only
+      // (`if (rank != 0) return;` then `hooks.add(...)`): the callers decide.
+      std::optional<VaryOrigin> Origin;
+      if (It->second.Vary)
+        Origin = It->second.Origin;
+      else if (It->second.Params)
+        if (auto Found = paramVaries(At, It->second.Params, 0,
+                                     /*ShapeOnly=*/false,
+                                     /*SkipDivergentCalls=*/false))
+          Origin = Found->first;
+      if (!Origin)
         continue;
       Divergence D;
       D.Branch = Dep->getTerminatorStmt();
       D.Condition = dyn_cast_or_null<Expr>(
           const_cast<CFGBlock *>(Dep)->getTerminatorCondition(true));
       D.IsLoop = isLoopStmt(D.Branch);
-      D.Origin = It->second.Origin;
+      D.Origin = *Origin;
       return D;
     }
   }
