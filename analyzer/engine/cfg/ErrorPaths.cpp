@@ -6,6 +6,7 @@
 #include "engine/cfg/FixedConditions.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -69,9 +70,10 @@ bool returnsData(Engine &En, const CallExpr *Call) {
   return false;
 }
 
-/// A call's status: its result, `*call()` (errno), or a local variable
-/// initialized from one of those. Codes are signed integers and enums;
-/// unsigned results are sizes and counts, not statuses.
+/// A call's status: its result, `*call()` (errno), a local variable
+/// initialized from one of those, or a field just assigned one. Codes are
+/// signed integers and enums; unsigned results are sizes and counts, not
+/// statuses.
 StatusKind statusKind(Engine &En, const Expr *E) {
   const Expr *Value = strip(E);
   if (const auto *DR = dyn_cast<DeclRefExpr>(Value)) {
@@ -80,6 +82,9 @@ StatusKind statusKind(Engine &En, const Expr *E) {
       return StatusKind::None;
     Value = strip(VD->getInit());
   }
+  if (isa<MemberExpr, ArraySubscriptExpr>(Value))
+    if (const Expr *Assigned = assignedJustBefore(En.context(), Value))
+      Value = strip(Assigned);
   if (const auto *U = dyn_cast<UnaryOperator>(Value);
       U && U->getOpcode() == UO_Deref)
     Value = strip(U->getSubExpr());
@@ -235,6 +240,37 @@ void setReportErrorPaths(Engine &E, bool Report) {
 
 bool reportErrorPaths(Engine &E) {
   return engineExtension<ErrorPathOptions>(E).Report;
+}
+
+const Expr *assignedJustBefore(ASTContext &Ctx, const Expr *Target) {
+  DynTypedNode Node = DynTypedNode::create(*Target);
+  const IfStmt *If = nullptr;
+  for (int Depth = 0; Depth < 8 && !If; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    If = Node.get<IfStmt>();
+  }
+  auto Parents = If ? Ctx.getParents(*If) : DynTypedNodeList(DynTypedNode());
+  const auto *Block =
+      If && !Parents.empty() ? Parents[0].get<CompoundStmt>() : nullptr;
+  if (!Block)
+    return nullptr;
+  const Stmt *Previous = nullptr;
+  for (const Stmt *S : Block->body()) {
+    if (S == If)
+      break;
+    Previous = S;
+  }
+  const auto *Assign = dyn_cast_or_null<BinaryOperator>(
+      Previous && isa<Expr>(Previous)
+          ? cast<Expr>(Previous)->IgnoreParenImpCasts()
+          : nullptr);
+  return Assign && Assign->getOpcode() == BO_Assign &&
+                 sameExpr(Assign->getLHS(), Target)
+             ? Assign->getRHS()
+             : nullptr;
 }
 
 StatusFailure statusFailureOutcome(Engine &En, const Expr *Cond) {

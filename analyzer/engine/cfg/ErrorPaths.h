@@ -35,6 +35,12 @@ enum class StatusFailure : uint8_t { NotAStatusTest, WhenTrue, WhenFalse };
 /// are not statuses.
 StatusFailure statusFailureOutcome(Engine &E, const clang::Expr *Cond);
 
+/// `p->buf = malloc(n); if (p->buf == NULL) ...`: what the statement just
+/// before the test's `if` assigned to Target (a field or an element tested
+/// there), or null: a status as a local initialized from the call is.
+const clang::Expr *assignedJustBefore(clang::ASTContext &Ctx,
+                                      const clang::Expr *Target);
+
 /// ReportErrorPathDivergence: keep status-check exits as divergent exits
 /// (errorPathBlocks then finds none). Set once per TU by analyzeAST.
 void setReportErrorPaths(Engine &E, bool Report);

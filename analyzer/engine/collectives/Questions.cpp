@@ -13,6 +13,7 @@
 #include "engine/EngineCache.h"
 #include "engine/EngineInternals.h"
 #include "engine/Values.h"
+#include "engine/cfg/ErrorPaths.h"
 #include "engine/collectives/Dispatch.h"
 #include "engine/collectives/Divergence.h"
 #include "engine/collectives/RankClasses.h"
@@ -335,6 +336,8 @@ const CallExpr *testedStatusCall(const Expr *Cond, ASTContext &Ctx) {
     } else if (const auto *DR = dyn_cast<DeclRefExpr>(Cond)) {
       const auto *VD = dyn_cast<VarDecl>(DR->getDecl());
       Cond = VD && VD->hasLocalStorage() ? VD->getInit() : nullptr;
+    } else if (isa<MemberExpr, ArraySubscriptExpr>(Cond)) {
+      Cond = assignedJustBefore(Ctx, Cond);
     } else {
       return nullptr;
     }
