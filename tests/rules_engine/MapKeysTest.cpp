@@ -11,7 +11,7 @@ using apitest::Snippet;
 
 namespace {
 
-const char *Code = R"cpp(
+const char *MapKeysSnippet = R"cpp(
 #include <map>
 #include <string>
 struct Stats { std::map<std::string, double> sums; long seen = 0; };
@@ -47,7 +47,7 @@ void f(int n, std::map<int, int> &given) {
 )cpp";
 
 TEST(MapKeys, KeyPutThereOnEveryWayAndNotRemoved) {
-  Snippet S(Code, {}, /*UseTestdataInclude=*/false);
+  Snippet S(MapKeysSnippet, {}, /*UseTestdataInclude=*/false);
   ASSERT_TRUE(S.ok());
   const auto *F = dyn_cast_or_null<FunctionDecl>(S.decl("f"));
   ASSERT_TRUE(F && F->hasBody());
